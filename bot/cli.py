@@ -1,0 +1,237 @@
+"""The `tutor` command: chat, ask, check, leaderboard, stats, gaps, eval, serve, daily, schedule.
+
+A thin layer: parse arguments, call the core, print. Domain errors become `Error: …` and exit 1;
+anything unexpected becomes a one-line apology (the traceback only with TUTOR_DEBUG=1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from bot import replies
+from bot.catalog import check_content, load_catalog
+from bot.config import Settings
+from bot.errors import TutorError
+from bot.matching import Lookup
+from bot.scores import Store
+from bot.tutor import LOCAL_TEAM, PERIODS, Tutor
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+
+
+def now_utc() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def build_tutor(settings: Settings) -> Tutor:
+    return Tutor(load_catalog(settings.content_root), Store(settings.db_path))
+
+
+def lookup_json(lookup: Lookup) -> dict:
+    """The `tutor ask --json` shape, one object per question."""
+    best = lookup.best
+    answer = None
+    if best is not None:
+        entry = best.entry
+        answer = {
+            "id": entry.id,
+            "means": entry.means,
+            "why": entry.why,
+            "topic": entry.topic,
+            "section": entry.section,
+            "watch_out": [{"id": w.id, "note": w.note} for w in entry.watch_out],
+            "sources": list(entry.sources),
+            "status": entry.status,
+        }
+    return {
+        "question": lookup.question,
+        "answer": answer,
+        "confidence": lookup.confidence,
+        "alternatives": [
+            {"id": m.entry.id, "means": m.entry.means, "confidence": m.confidence}
+            for m in lookup.alternatives
+        ],
+        "named": lookup.named.id if lookup.named else None,
+    }
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    tutor = build_tutor(settings)
+    if args.question:
+        questions: Sequence[str] = [" ".join(args.question)]
+    elif args.json:
+        questions = (line.rstrip("\n") for line in sys.stdin)  # type: ignore[assignment]
+    else:
+        raise TutorError('give a question, e.g. tutor ask "which service for no-code training"')
+    for question in questions:
+        lookup = tutor.ask(question, asker="cli", now=now_utc())
+        if args.json:
+            print(json.dumps(lookup_json(lookup)), flush=True)
+        else:
+            print("\n".join(replies.answer_lines(lookup, tutor.entry)))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
+    catalog, problems = check_content(settings.content_root)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s) found.", file=sys.stderr)
+        return 1
+    sections = sorted({e.section for e in catalog.knowledge.entries})
+    print(
+        f"OK: {len(catalog.knowledge)} knowledge entries and {len(catalog.questions)} questions "
+        f"in sections {', '.join(sections)}; no problems."
+    )
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
+    tutor = build_tutor(settings)
+    standings = tutor.leaderboard(
+        team=args.team, period=args.period, now=now_utc(), channel=args.channel, limit=args.limit
+    )
+    if args.json:
+        rows = [
+            {"rank": s.rank, "user": s.user, "points": s.points, "answered": s.answered,
+             "correct": s.correct, "accuracy": round(s.accuracy, 4)}
+            for s in standings
+        ]  # fmt: skip
+        print(json.dumps(rows))
+    else:
+        print("\n".join(replies.leaderboard_lines(standings, args.period)))
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
+    tutor = build_tutor(settings)
+    print(
+        "\n".join(replies.stats_lines(tutor.stats(team=args.team, user=args.user, now=now_utc())))
+    )
+    return 0
+
+
+def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
+    rows = Store(settings.db_path).gaps(limit=args.limit)
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    if not rows:
+        print("No gaps recorded: every question so far was answered with confidence.")
+    for row in rows:
+        guess = row["best_guess"] or "-"
+        print(f"{row['times']:>4}x  {row['question']}  (best guess: {guess}, {row['confidence']}%)")
+    return 0
+
+
+def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.chat import run_chat
+
+    return run_chat(build_tutor(settings), user=args.user, clock=now_utc)
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.evaluation import run_eval
+
+    return run_eval(load_catalog(settings.content_root), args.file, show=args.worst)
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.slack.serve import serve
+
+    return serve(settings, port=args.port)
+
+
+# -- wiring ---------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tutor",
+        description="Study Tutor for the Google Cloud Professional ML Engineer exam. "
+        "With no command, starts the local chat.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    local_user = os.environ.get("USER") or "you"
+
+    chat = sub.add_parser("chat", help="talk to the tutor in this terminal (the default)")
+    chat.add_argument("--user", default=local_user, help="your name on the local leaderboard")
+    chat.set_defaults(handler=cmd_chat)
+
+    ask = sub.add_parser("ask", help="answer one question (or, with --json, one per stdin line)")
+    ask.add_argument(
+        "question", nargs="*", help="the question, e.g. which service for no-code training"
+    )
+    ask.add_argument("--json", action="store_true", help="print one JSON object per question")
+    ask.set_defaults(handler=cmd_ask)
+
+    check = sub.add_parser("check", help="validate every knowledge and quiz file")
+    check.set_defaults(handler=cmd_check)
+
+    board = sub.add_parser("leaderboard", help="show who is ahead")
+    board.add_argument("--period", choices=sorted(PERIODS), default="all", help="time window")
+    board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
+    board.add_argument(
+        "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
+    )
+    board.add_argument("--limit", type=int, default=10, help="how many rows")
+    board.add_argument("--json", action="store_true", help="print a JSON list")
+    board.set_defaults(handler=cmd_leaderboard)
+
+    stats = sub.add_parser("stats", help="one learner's answered, accuracy, streak, weak topics")
+    stats.add_argument("--user", default=local_user, help="the learner")
+    stats.add_argument(
+        "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
+    )
+    stats.set_defaults(handler=cmd_stats)
+
+    gaps = sub.add_parser(
+        "gaps", help="questions the tutor could not answer well, most frequent first"
+    )
+    gaps.add_argument("--limit", type=int, default=50, help="how many rows")
+    gaps.add_argument("--json", action="store_true", help="print a JSON list")
+    gaps.set_defaults(handler=cmd_gaps)
+
+    evaluate = sub.add_parser("eval", help="measure answer quality on the evaluation set")
+    evaluate.add_argument(
+        "--file", action="append", help="evaluation YAML (default: tests/eval/*.yaml)"
+    )
+    evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list")
+    evaluate.set_defaults(handler=cmd_eval)
+
+    serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")
+    serve.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
+    serve.set_defaults(handler=cmd_serve)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not getattr(args, "handler", None):
+        args = build_parser().parse_args(["chat", *(argv or [])])
+    try:
+        settings = Settings.from_env()
+        return args.handler(args, settings)
+    except TutorError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        if os.environ.get("TUTOR_DEBUG"):
+            raise
+        print(
+            "Error: something unexpected went wrong. Run again with TUTOR_DEBUG=1 to see details.",
+            file=sys.stderr,
+        )
+        return 2

@@ -1,0 +1,33 @@
+"""Domain errors. Each message says what is wrong and how to fix it; adapters show it as is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class TutorError(Exception):
+    """A problem a person can fix. `str(error)` is the whole message for them."""
+
+
+class ConfigError(TutorError):
+    """A setting is missing or contradicts another one."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in a content file, shown as `FILE:LINE: message`."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+class ContentError(TutorError):
+    """Content files that do not validate. Carries every problem found, not just the first."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))

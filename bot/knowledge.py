@@ -1,0 +1,144 @@
+"""The knowledge base: requirement → means entries read from `knowledge/*.yaml`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.content import Fields, display_name, duplicate_ids, read_items, unknown_keys, yaml_files
+from bot.errors import ContentError, Problem
+
+MIN_REQUIREMENTS = 5
+STATUSES = ("current", "renamed", "deprecated")
+_KEYS = {
+    "id", "section", "topic", "means", "requirements", "aliases", "why", "watch_out",
+    "status", "status_note", "sources", "checked",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WatchOut:
+    """A usual mix-up: the other entry, and what tells the two apart."""
+
+    id: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One requirement → means pair and everything a learner needs to trust it."""
+
+    id: str
+    section: str
+    topic: str
+    means: str
+    requirements: tuple[str, ...]
+    aliases: tuple[str, ...]
+    why: str
+    watch_out: tuple[WatchOut, ...]
+    sources: tuple[str, ...]
+    checked: str
+    status: str = "current"
+    status_note: str = ""
+    file: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    """All entries, in file order, with a lookup by id."""
+
+    entries: tuple[Entry, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {e.id: e for e in self.entries})
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self._by_id.get(entry_id)  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def read_knowledge(folder: Path) -> tuple[KnowledgeBase, list[Problem]]:
+    """Read and validate every knowledge file; return what loaded and every problem found."""
+    problems: list[Problem] = []
+    files = yaml_files(folder)
+    if not files:
+        where = Path(folder)
+        problems.append(
+            Problem(str(where), 1, "no knowledge files (*.yaml) here; add at least one")
+        )
+    entries: list[Entry] = []
+    seen: dict[str, Problem] = {}
+    for path in files:
+        for item in read_items(path, "entries", problems):
+            fields = Fields(item, display_name(path), problems)
+            entry = _entry(fields)
+            clash = duplicate_ids(seen, entry.id, Problem(entry.file, entry.line, ""), "entry")
+            if clash:
+                problems.append(clash)
+            elif entry.id:
+                entries.append(entry)
+    _check_watch_outs(entries, problems)
+    return KnowledgeBase(tuple(entries)), problems
+
+
+def load_knowledge(folder: Path) -> KnowledgeBase:
+    """The knowledge base, or a ContentError naming every problem."""
+    kb, problems = read_knowledge(folder)
+    if problems:
+        raise ContentError(problems)
+    return kb
+
+
+def _entry(fields: Fields) -> Entry:
+    for key in unknown_keys(fields.item, _KEYS):
+        fields.problem(f"{fields.label}: unknown field '{key}' (typo?)")
+    status = fields.choice("status", STATUSES, "current")
+    status_note = fields.text("status_note", required=status != "current")
+    return Entry(
+        id=fields.ident(),
+        section=fields.section(),
+        topic=fields.text("topic"),
+        means=fields.text("means"),
+        requirements=fields.texts("requirements", minimum=MIN_REQUIREMENTS),
+        aliases=fields.texts("aliases"),
+        why=fields.text("why"),
+        watch_out=_watch_outs(fields),
+        sources=fields.urls("sources"),
+        checked=fields.date("checked"),
+        status=status,
+        status_note=status_note,
+        file=fields.file,
+        line=fields.item.line,
+    )
+
+
+def _watch_outs(fields: Fields) -> tuple[WatchOut, ...]:
+    raw = fields.item.get("watch_out", [])
+    if not isinstance(raw, list):
+        fields.problem(f"{fields.label}: 'watch_out' must be a list of {{id, note}}")
+        return ()
+    found = []
+    for item in raw:
+        if not isinstance(item, dict) or not item.get("id") or not item.get("note"):
+            fields.problem(f"{fields.label}: each watch_out needs an 'id' and a 'note'")
+            continue
+        found.append(WatchOut(str(item["id"]), str(item["note"]).strip()))
+    return tuple(found)
+
+
+def _check_watch_outs(entries: list[Entry], problems: list[Problem]) -> None:
+    known = {e.id for e in entries}
+    for entry in entries:
+        for watch in entry.watch_out:
+            if watch.id not in known:
+                problems.append(
+                    Problem(
+                        entry.file,
+                        entry.line,
+                        f"'{entry.id}': watch_out points at unknown entry '{watch.id}'; "
+                        "use an existing entry id",
+                    )
+                )

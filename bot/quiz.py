@@ -1,0 +1,191 @@
+"""Quick-check questions read from `quizzes/*.yaml`, and choosing which one to ask next."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.content import Fields, display_name, duplicate_ids, read_items, unknown_keys, yaml_files
+from bot.errors import ContentError, Problem
+
+LETTERS = ("A", "B", "C", "D", "E")
+DIFFICULTIES = ("easy", "medium", "hard")
+_KEYS = {
+    "id", "section", "topic", "difficulty", "question", "choices", "answer", "explanations",
+    "entries", "source",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Question:
+    """A multiple-choice question with a reason for every choice."""
+
+    id: str
+    section: str
+    topic: str
+    difficulty: str
+    question: str
+    choices: tuple[tuple[str, str], ...]  # (letter, text) in order
+    answer: str
+    explanations: dict[str, str]
+    entries: tuple[str, ...]
+    source: str
+    file: str = ""
+    line: int = 0
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return tuple(letter for letter, _ in self.choices)
+
+    def choice_text(self, letter: str) -> str:
+        return dict(self.choices)[letter]
+
+
+@dataclass(frozen=True)
+class QuestionBank:
+    """Every question, in file order, with lookups by id and by knowledge entry."""
+
+    questions: tuple[Question, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {q.id: q for q in self.questions})
+
+    def get(self, question_id: str) -> Question | None:
+        return self._by_id.get(question_id)  # type: ignore[attr-defined]
+
+    def about(self, entry_id: str) -> tuple[Question, ...]:
+        """Questions that exercise an entry, those whose main entry it is first."""
+        main = [q for q in self.questions if q.entries[:1] == (entry_id,)]
+        rest = [q for q in self.questions if entry_id in q.entries[1:]]
+        return tuple(main + rest)
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+
+def normalize_choice(text: str, letters: tuple[str, ...]) -> str | None:
+    """'b', 'B', '2' or 'b)' → 'B' when it is one of `letters`; otherwise None."""
+    cleaned = text.strip().rstrip(").:").upper()
+    if cleaned.isdigit() and 1 <= int(cleaned) <= len(letters):
+        return letters[int(cleaned) - 1]
+    return cleaned if cleaned in letters else None
+
+
+def choose_question(
+    bank: QuestionBank,
+    *,
+    asked: Iterable[str] = (),
+    weak_sections: Iterable[str] = (),
+    only: Iterable[str] | None = None,
+    rng: random.Random,
+) -> Question:
+    """The next question: never one already asked until the pool is used up, then start over.
+
+    Sections are balanced (the least-asked section goes first); among equally asked sections, a
+    weak one (listed first = weakest) wins. `only` narrows the pool, e.g. to one entry's questions.
+    """
+    pool = [q for q in bank.questions if only is None or q.id in set(only)] or list(bank.questions)
+    asked_list = list(asked)
+    fresh = [q for q in pool if q.id not in set(asked_list)] or pool
+    per_section = Counter(bank.get(a).section for a in asked_list if bank.get(a))
+    weakness = {s: i for i, s in enumerate(weak_sections)}
+    least = min(per_section[q.section] for q in fresh)
+    candidates = [q for q in fresh if per_section[q.section] == least]
+    if weakness:
+        best = min(weakness.get(q.section, len(weakness)) for q in candidates)
+        candidates = [q for q in candidates if weakness.get(q.section, len(weakness)) == best]
+    return rng.choice(candidates)
+
+
+def read_questions(
+    folder: Path, entry_ids: set[str] | None = None
+) -> tuple[QuestionBank, list[Problem]]:
+    """Read and validate every quiz file; `entry_ids` lets links to knowledge be checked."""
+    problems: list[Problem] = []
+    files = yaml_files(folder)
+    if not files:
+        problems.append(Problem(str(folder), 1, "no quiz files (*.yaml) here; add at least one"))
+    questions: list[Question] = []
+    seen: dict[str, Problem] = {}
+    for path in files:
+        for item in read_items(path, "questions", problems):
+            fields = Fields(item, display_name(path), problems)
+            question = _question(fields, entry_ids)
+            clash = duplicate_ids(
+                seen, question.id, Problem(question.file, question.line, ""), "question"
+            )
+            if clash:
+                problems.append(clash)
+            elif question.id and question.choices and question.answer:
+                questions.append(question)
+    return QuestionBank(tuple(questions)), problems
+
+
+def load_questions(folder: Path, entry_ids: set[str] | None = None) -> QuestionBank:
+    """The question bank, or a ContentError naming every problem."""
+    bank, problems = read_questions(folder, entry_ids)
+    if problems:
+        raise ContentError(problems)
+    return bank
+
+
+def _question(fields: Fields, entry_ids: set[str] | None) -> Question:
+    for key in unknown_keys(fields.item, _KEYS):
+        fields.problem(f"{fields.label}: unknown field '{key}' (typo?)")
+    choices = _choices(fields)
+    letters = tuple(letter for letter, _ in choices)
+    answer = fields.text("answer")
+    if answer and choices and answer not in letters:
+        fields.problem(
+            f"{fields.label}: answer '{answer}' is not one of the choices ({', '.join(letters)})"
+        )
+        answer = ""
+    explanations = _explanations(fields, letters)
+    entries = fields.texts("entries", minimum=1)
+    if entry_ids is not None:
+        for entry in entries:
+            if entry not in entry_ids:
+                fields.problem(f"{fields.label}: links unknown knowledge entry '{entry}'")
+    return Question(
+        id=fields.ident(),
+        section=fields.section(),
+        topic=fields.text("topic"),
+        difficulty=fields.choice("difficulty", DIFFICULTIES, "medium"),
+        question=fields.text("question"),
+        choices=choices,
+        answer=answer,
+        explanations=explanations,
+        entries=entries,
+        source=(fields.urls("source") or ("",))[0],
+        file=fields.file,
+        line=fields.item.line,
+    )
+
+
+def _choices(fields: Fields) -> tuple[tuple[str, str], ...]:
+    raw = fields.item.get("choices")
+    if not isinstance(raw, dict):
+        fields.problem(f"{fields.label}: 'choices' must be a mapping like A: ..., B: ..., C: ...")
+        return ()
+    letters = tuple(str(k) for k in raw)
+    if not 3 <= len(letters) <= len(LETTERS) or letters != LETTERS[: len(letters)]:
+        fields.problem(f"{fields.label}: choices must be 3 to 5, keyed A, B, C, D, E in order")
+        return ()
+    if any(not isinstance(v, str) or not v.strip() for v in raw.values()):
+        fields.problem(f"{fields.label}: every choice needs text")
+        return ()
+    return tuple((str(k), v.strip()) for k, v in raw.items())
+
+
+def _explanations(fields: Fields, letters: tuple[str, ...]) -> dict[str, str]:
+    raw = fields.item.get("explanations")
+    if not isinstance(raw, dict):
+        fields.problem(f"{fields.label}: 'explanations' must map each choice letter to a reason")
+        return {}
+    missing = [letter for letter in letters if not str(raw.get(letter, "")).strip()]
+    if missing:
+        fields.problem(f"{fields.label}: explanations missing for {', '.join(missing)}")
+    return {str(k): str(v).strip() for k, v in raw.items()}

@@ -1,0 +1,167 @@
+"""The tutor's use cases: ask, quiz, answer, leaderboard, stats. Adapters call these.
+
+Everything here takes plain values (who, where, when) and returns frozen dataclasses; nothing
+prints, posts or reads the clock. `now` is always passed in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+
+from bot.catalog import Catalog
+from bot.knowledge import Entry
+from bot.matching import Knobs, Lookup, Matcher
+from bot.quiz import Question, choose_question, normalize_choice
+from bot.scores import Post, Standing, Store, TopicScore, stamp
+
+PERIODS = {"week": 7, "month": 30, "all": None}
+LOCAL_TEAM = "local"
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question put to a learner: the stored post and the question itself."""
+
+    post: Post
+    question: Question
+
+
+@dataclass(frozen=True)
+class Graded:
+    """The outcome of a click or a typed answer."""
+
+    question: Question
+    choice: str  # the letter the learner chose (for `already`, the one recorded first)
+    correct: bool
+    status: str  # recorded | already | closed | invalid
+    entries: tuple[Entry, ...] = ()  # what to read next, when the answer was wrong
+
+
+@dataclass(frozen=True)
+class Stats:
+    answered: int
+    correct: int
+    streak: int
+    weakest: tuple[TopicScore, ...]
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+class Tutor:
+    """The whole tutor over one catalog and one store."""
+
+    def __init__(
+        self, catalog: Catalog, store: Store, *, knobs: Knobs | None = None,
+        rng: random.Random | None = None,
+    ) -> None:  # fmt: skip
+        self.catalog = catalog
+        self.store = store
+        self.matcher = Matcher(catalog.knowledge, knobs)
+        self.rng = rng or random.Random()
+
+    # -- asking ---------------------------------------------------------------------------
+
+    def ask(self, text: str, *, asker: str = "", now: dt.datetime) -> Lookup:
+        """Answer a free-text question; weak answers are kept for curators (`tutor gaps`)."""
+        lookup = self.matcher.lookup(text)
+        if lookup.best is None or lookup.confidence < self.matcher.knobs.threshold + 10:
+            guess = lookup.best or (lookup.alternatives[0] if lookup.alternatives else None)
+            if text.strip():
+                self.store.record_gap(
+                    question=text, asker=asker, best_guess=guess.entry.id if guess else "",
+                    confidence=lookup.confidence, now=now,
+                )  # fmt: skip
+        return lookup
+
+    def entry(self, entry_id: str) -> Entry | None:
+        return self.catalog.knowledge.get(entry_id)
+
+    # -- quizzing -------------------------------------------------------------------------
+
+    def quiz(
+        self, *, team: str, user: str, channel: str = "", now: dt.datetime,
+        entry_id: str | None = None,
+    ) -> Asked:  # fmt: skip
+        """A fresh private question for one learner, leaning toward their weak sections."""
+        bank = self.catalog.questions
+        only = [q.id for q in bank.about(entry_id)] if entry_id else None
+        question = choose_question(
+            bank,
+            asked=self.store.asked_question_ids(team=team, user=user),
+            weak_sections=self.store.weak_sections(team=team),
+            only=only,
+            rng=self.rng,
+        )
+        post_id = self.store.add_post(
+            team=team, channel=channel, user=user, question_id=question.id,
+            section=question.section, topic=question.topic, kind="private", now=now,
+        )  # fmt: skip
+        return Asked(self.store.post(post_id), question)  # type: ignore[arg-type]
+
+    def pending(self, *, team: str, user: str) -> Asked | None:
+        """The learner's open private question, if any (the local chat answers it with a letter)."""
+        post = self.store.last_open_post(team=team, user=user)
+        question = self.catalog.questions.get(post.question_id) if post else None
+        return Asked(post, question) if post and question else None
+
+    def answer(self, *, post_id: int, user: str, choice: str, now: dt.datetime) -> Graded | None:
+        """Grade and record an answer. The first answer counts; None for an unknown post."""
+        post = self.store.post(post_id)
+        question = self.catalog.questions.get(post.question_id) if post else None
+        if post is None or question is None:
+            return None
+        letter = normalize_choice(choice, question.letters)
+        if letter is None:
+            return Graded(question, choice, False, "invalid")
+        if post.closes_at and stamp(now) >= post.closes_at:
+            return Graded(question, letter, False, "closed")
+        correct = letter == question.answer
+        recorded = self.store.record_answer(
+            post, user=user, choice=letter, correct=correct, section=question.section,
+            topic=question.topic, now=now,
+        )  # fmt: skip
+        if not recorded:
+            first = self.store.answer_of(post.id, user) or letter
+            return Graded(question, first, first == question.answer, "already")
+        to_read = () if correct else self._entries(question)
+        return Graded(question, letter, correct, "recorded", to_read)
+
+    def _entries(self, question: Question) -> tuple[Entry, ...]:
+        found = (self.catalog.knowledge.get(e) for e in question.entries)
+        return tuple(e for e in found if e is not None)
+
+    # -- standings ------------------------------------------------------------------------
+
+    def leaderboard(
+        self, *, team: str, period: str = "all", now: dt.datetime, channel: str | None = None,
+        limit: int = 10,
+    ) -> list[Standing]:  # fmt: skip
+        days = PERIODS.get(period)
+        since = now - dt.timedelta(days=days) if days else None
+        return self.store.leaderboard(team=team, since=since, channel=channel, limit=limit)
+
+    def stats(self, *, team: str, user: str, now: dt.datetime) -> Stats:
+        answered, correct = self.store.totals(team=team, user=user)
+        days = self.store.answer_days(team=team, user=user)
+        weakest = [
+            t for t in self.store.topic_scores(team=team, user=user) if t.correct < t.answered
+        ]
+        return Stats(answered, correct, day_streak(days, now.date()), tuple(weakest[:3]))
+
+
+def day_streak(days_newest_first: list[str], today: dt.date) -> int:
+    """Consecutive days with an answer, ending today or yesterday (today may still come)."""
+    streak, expected = 0, today
+    for text in days_newest_first:
+        day = dt.date.fromisoformat(text)
+        if streak == 0 and day == today - dt.timedelta(days=1):
+            expected = day
+        if day != expected:
+            break
+        streak += 1
+        expected = day - dt.timedelta(days=1)
+    return streak
