@@ -1,0 +1,100 @@
+"""The tutor's use cases, over real content files and a real SQLite file."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.tutor import day_streak
+
+
+def test_ask_answers_a_plain_question(tutor, now):
+    """A straightforward phrasing finds its entry with confidence."""
+    lookup = tutor.ask("which service for no-code training", now=now)
+    assert lookup.best is not None
+    assert lookup.best.entry.id == "automl"
+
+
+def test_quiz_then_right_answer_scores_a_point(tutor, now):
+    """Answering the asked question correctly shows on the leaderboard."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    graded = tutor.answer(post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now)
+    assert (graded.status, graded.correct) == ("recorded", True)
+    board = tutor.leaderboard(team="T1", now=now)
+    assert [(s.user, s.points) for s in board] == [("U1", 1)]
+
+
+def test_wrong_answer_points_at_what_to_read(tutor, now):
+    """A wrong answer is recorded as wrong and names the entries to read next."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    wrong = next(x for x in asked.question.letters if x != asked.question.answer)
+    graded = tutor.answer(post_id=asked.post.id, user="U1", choice=wrong.lower(), now=now)
+    assert (graded.status, graded.correct, graded.choice) == ("recorded", False, wrong)
+    assert [e.id for e in graded.entries] == list(asked.question.entries)
+
+
+def test_only_the_first_answer_counts(tutor, now):
+    """A second answer, even a right one, changes nothing and says so."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    wrong = next(x for x in asked.question.letters if x != asked.question.answer)
+    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
+    again = tutor.answer(post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now)
+    assert (again.status, again.choice, again.correct) == ("already", wrong, False)
+    assert tutor.store.totals(team="T1", user="U1") == (1, 0)
+
+
+def test_numbers_and_invalid_letters(tutor, now):
+    """'1' means A; a letter outside the choices is invalid and records nothing."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    assert tutor.answer(post_id=asked.post.id, user="U1", choice="z", now=now).status == "invalid"
+    assert tutor.store.totals(team="T1", user="U1") == (0, 0)
+    graded = tutor.answer(post_id=asked.post.id, user="U1", choice="1", now=now)
+    assert graded.choice == "A"
+
+
+def test_closed_post_records_nothing(tutor, now):
+    """After closes_at an answer is refused as closed."""
+    question = tutor.catalog.questions.questions[0]
+    post_id = tutor.store.add_post(
+        team="T1", channel="C1", user="", question_id=question.id, section=question.section,
+        topic=question.topic, kind="daily", now=now, closes_at=now + dt.timedelta(hours=1),
+    )  # fmt: skip
+    late = now + dt.timedelta(hours=2)
+    assert tutor.answer(post_id=post_id, user="U1", choice="A", now=late).status == "closed"
+    assert tutor.store.totals(team="T1", user="U1") == (0, 0)
+
+
+def test_unknown_post_is_none(tutor, now):
+    """A click on a post that does not exist is reported as None, not an error."""
+    assert tutor.answer(post_id=999, user="U1", choice="A", now=now) is None
+
+
+def test_quiz_does_not_repeat_until_the_pool_is_used(tutor, now):
+    """Three questions in the bank: three quizzes ask three different ones."""
+    ids = [tutor.quiz(team="T1", user="U1", now=now).question.id for _ in range(3)]
+    assert sorted(ids) == sorted(q.id for q in tutor.catalog.questions.questions)
+
+
+def test_quiz_me_on_an_entry(tutor, now):
+    """Quizzing on an entry picks a question that exercises it."""
+    asked = tutor.quiz(team="T1", user="U1", now=now, entry_id="oom-batch-size")
+    assert "oom-batch-size" in asked.question.entries
+
+
+def test_stats_show_weak_topics(tutor, now):
+    """Stats count answers and list topics with mistakes."""
+    for _ in range(2):
+        asked = tutor.quiz(team="T1", user="U1", now=now)
+        wrong = next(x for x in asked.question.letters if x != asked.question.answer)
+        tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
+    stats = tutor.stats(team="T1", user="U1", now=now)
+    assert (stats.answered, stats.correct, stats.streak) == (2, 0, 1)
+    assert stats.weakest and stats.weakest[0].correct == 0
+
+
+def test_day_streak_counts_back_from_today_or_yesterday():
+    """A streak survives until the end of today; a gap breaks it."""
+    today = dt.date(2026, 12, 3)
+    assert day_streak(["2026-12-03", "2026-12-02", "2026-11-30"], today) == 2
+    assert day_streak(["2026-12-02", "2026-12-01"], today) == 2
+    assert day_streak(["2026-11-30"], today) == 0
+    assert day_streak([], today) == 0
