@@ -21,6 +21,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/ruff check bot tests bench
 	$(BIN)/ruff format --check bot tests bench
+	$(BIN)/hadolint Dockerfile
 	$(BIN)/tutor check
 	$(BIN)/python -m pytest
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.content import SECTIONS
 from bot.errors import ContentError, Problem
 from bot.knowledge import KnowledgeBase, read_knowledge
 from bot.quiz import QuestionBank, read_questions
@@ -32,3 +33,15 @@ def load_catalog(root: Path) -> Catalog:
     if problems:
         raise ContentError(problems)
     return catalog
+
+
+def coverage_table(catalog: Catalog) -> str:
+    """Section → entries and questions, as the Markdown table in knowledge/README.md."""
+    lines = ["| section | title | entries | questions |", "|---|---|---:|---:|"]
+    for section, title in SECTIONS.items():
+        entries = sum(e.section == section for e in catalog.knowledge.entries)
+        questions = sum(q.section == section for q in catalog.questions.questions)
+        lines.append(f"| {section} | {title} | {entries} | {questions} |")
+    total_q = len(catalog.questions)
+    lines.append(f"| | **total** | **{len(catalog.knowledge)}** | **{total_q}** |")
+    return "\n".join(lines)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from bot import replies
-from bot.catalog import check_content, load_catalog
+from bot.catalog import check_content, coverage_table, load_catalog
 from bot.config import Settings
 from bot.errors import TutorError
 from bot.matching import Lookup
@@ -92,6 +92,11 @@ def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
         f"OK: {len(catalog.knowledge)} knowledge entries and {len(catalog.questions)} questions "
         f"in sections {', '.join(sections)}; no problems."
     )
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
+    print(coverage_table(load_catalog(settings.content_root)))
     return 0
 
 
@@ -176,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="validate every knowledge and quiz file")
     check.set_defaults(handler=cmd_check)
+
+    coverage = sub.add_parser("coverage", help="print entries and questions per exam section")
+    coverage.set_defaults(handler=cmd_coverage)
 
     board = sub.add_parser("leaderboard", help="show who is ahead")
     board.add_argument("--period", choices=sorted(PERIODS), default="all", help="time window")

@@ -1,0 +1,59 @@
+"""The local chat: the whole tutor in a terminal, over the real core and a SQLite file."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+from bot.chat import run_chat
+from tests.conftest import SHIPPED_ROOT
+
+
+def chat(tutor, now, lines: str) -> str:
+    out = io.StringIO()
+    run_chat(tutor, user="ana", clock=lambda: now, stdin=io.StringIO(lines), stdout=out)
+    return out.getvalue()
+
+
+def test_free_text_is_a_question(tutor, now):
+    """A question gets the means, why and a source."""
+    out = chat(tutor, now, "which service for no-code training\nquit\n")
+    assert "AutoML on Vertex AI" in out
+    assert "Source: https://cloud.google.com/" in out
+    assert out.rstrip().endswith("Bye! Keep your streak going.")
+
+
+def test_quiz_answer_and_leaderboard(tutor, now):
+    """quiz, then a letter, then the leaderboard shows the point."""
+    out = io.StringIO()
+    stdin = io.StringIO("quiz\n")
+    run_chat(tutor, user="ana", clock=lambda: now, stdin=stdin, stdout=out)
+    pending = tutor.pending(team="local", user="ana")
+    answer = pending.question.answer.lower()
+    out = chat(tutor, now, f"{answer}\nleaderboard\nstats\n")
+    assert "Correct!" in out
+    assert "1. ana  1 pt  (1/1, 100%)" in out
+    assert "Answered 1, correct 1 (100%)." in out
+
+
+def test_answer_without_a_question_and_unknown_commands(tutor, now):
+    """A letter with no open question, or gibberish, gets guidance, not an error."""
+    out = chat(tutor, now, "b\n🙏🙏🙏\n" + "x" * 10_000 + "\n")
+    assert "There is no open question" in out
+    assert out.count("I don't know that one.") == 2
+
+
+def test_make_run_style_pipe_answers_with_automl(tmp_path):
+    """`printf 'which service for no-code training\\nquit\\n' | tutor chat` answers AutoML."""
+    env = {**os.environ, "TUTOR_DB": str(tmp_path / "chat.db")}
+    env.pop("SLACK_BOT_TOKEN", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "chat"],
+        input="which service for no-code training\nquit\n",
+        capture_output=True, text=True, cwd=SHIPPED_ROOT, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "AutoML" in result.stdout.splitlines()[1]
+    assert (tmp_path / "chat.db").exists()
