@@ -1,50 +1,68 @@
 """Matching a learner's question to the entry that answers it.
 
 The method, in order:
-1. Normalise: Slack markup, emoji, punctuation, case, light stemming, and filler words go.
-2. Correct typos word by word against the knowledge base's own vocabulary (rapidfuzz ratio).
-3. Expand a few abbreviations learners use (`oom`, `lr`, `hp`, …) into the words entries use.
-4. Score each entry by how much of the question's *information* it explains: words and word
-   pairs weigh by their rarity across entries (a word in one entry says more than "training"),
-   and words the knowledge base never uses count against every entry, which is how everyday
-   questions ("how do I train my puppy") end up below the threshold.
-5. Re-rank the best candidates with rapidfuzz over each entry's phrasings, and combine.
-6. If the question names a service whose usual mix-up fits the need better, answer the need.
+1. Normalise (`bot.textnorm`): Slack markup, emoji, case, light stemming, abbreviations, filler.
+2. Correct typos word by word against the knowledge base's vocabulary; among equally close
+   words the one the knowledge base uses most wins.
+3. Score entries BM25-style (`bot.index`): a word weighs by its rarity across entries and by how
+   central it is to the entry (the share of its phrasings using it; names count extra).
+   Relevance is the share of the question's *known* information an entry explains, so words the
+   knowledge base never uses do not dilute a right answer.
+4. Re-rank a shortlist with rapidfuzz: the mean of an entry's best few phrasing similarities.
+5. Confidence is a logistic function of a few features — relevance, the share of the question
+   the knowledge base knows, the margin over the runner-up, the matched information and phrase
+   similarity — so a threshold of 50 means "more likely right than not".
+6. Traps: when the question names a service and one of that service's usual mix-ups serves the
+   rest of the question better, answer the mix-up and report the named service.
 
 Everything that can be tuned is a field of `Knobs`; the defaults are what `tutor eval` reports.
 """
 
 from __future__ import annotations
 
-import html
+import heapq
 import math
 import re
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 from rapidfuzz import fuzz, process, utils
 
+from bot.index import build_index
 from bot.knowledge import Entry, KnowledgeBase
+from bot.textnorm import clean, pairs, words
+
+# "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
+# service, which is how exam traps are worded; the need then decides, not the name.
+_CHALLENGE = re.compile(
+    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead)\b"
+)
+
+__all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 
 
 @dataclass(frozen=True)
 class Knobs:
     """Every tuning knob of the matcher, in one place."""
 
-    threshold: int = 50  # confidence (0-100) below which the tutor says it does not know
+    threshold: int = 50  # confidence (0-100, probability-ish) below which the tutor abstains
     alternatives: int = 3  # "did you mean" suggestions offered at most
-    typo_cutoff: float = 82.0  # rapidfuzz ratio a word needs to be corrected to a known word
+    typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
-    word_weight: float = 0.65  # share of the confidence from information coverage
-    phrase_weight: float = 0.35  # share from fuzzy similarity to the entry's best phrasing
-    unknown_word_weight: float = 0.6  # an unknown word weighs this much of the rarest known word
-    name_bonus: float = 0.25  # coverage credit for words that name the entry (means, aliases)
-    pair_weight: float = 0.8  # word pairs weigh this much of the sum of their parts' rarity
+    k1: float = 0.2  # BM25 saturation: how fast an entry's use of a word stops adding weight
+    name_field: float = 0.3  # a word in the entry's name counts as this many phrasings' share
+    pair_weight: float = 0.6  # a known word pair weighs this share of its own rarity
+    unknown_weight: float = 0.5  # an unknown word weighs this share of the rarest word's rarity
+    phrase_weight: float = 0.2  # share of the ranking score from fuzzy phrase similarity
+    phrase_top: int = 3  # phrase similarity is the mean of this many best phrasings
     rerank: int = 12  # candidates re-ranked with rapidfuzz
-    max_postings: int = 2000  # words in more entries than this only score, never nominate
+    max_postings: int = 1000  # words in more entries than this only score, never nominate
+    trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
+    trap_margin_challenge: float = -0.1  # the same when the question challenges the name
+    # Logistic calibration: bias, then weights of (relevance, known share, margin,
+    # matched information, phrase similarity); see `features`.
+    calibration: tuple[float, ...] = (-9.31, 0.57, 4.11, 4.0, 5.33, 1.2)
 
 
 @dataclass(frozen=True)
@@ -71,102 +89,23 @@ class Lookup:
         return self.alternatives[0].confidence if self.alternatives else 0
 
 
-# Words that carry no information about the need; removed after stemming.
-FILLER = frozenset(
-    """
-    a an the and or but if of to in on at by for from with without into onto about as is are was
-    were be been being am do does did doing have has had having i me my we our us you your it its
-    this that these those there here what which who whom whose when where why how can could should
-    would will shall may might must need needs needed want wants wanted use using used best good
-    better way ways option options service services tool tools product thing stuff something
-    anything pls please plz thanks thank thx hi hey hello yo team folks guys all some any one
-    so just really very also too then than get got go going make makes made let lets gcp google
-    cloud tell know anyone recommend recommended suggest right correct pick choose choice should
-    whats im ive doe ok okay lol haha question quick help wondering
-    """.split()  # noqa: SIM905 - a word list reads better as words than as 150 quoted strings
-)
+@dataclass(frozen=True)
+class _Scored:
+    """One candidate's evidence, before calibration."""
 
-# Abbreviations learners type, expanded into the words entries are written with.
-ABBREVIATIONS = {
-    "oom": "out memory",
-    "ooms": "out memory",
-    "lr": "learning rate",
-    "hp": "hyperparameter",
-    "hparam": "hyperparameter",
-    "hparams": "hyperparameter",
-    "hyperparam": "hyperparameter",
-    "hyperparams": "hyperparameter",
-    "ft": "fine tune",
-    "finetune": "fine tune",
-    "finetuning": "fine tune",
-    "sft": "supervised fine tune",
-    "k8s": "kubernetes",
-    "gke": "kubernetes engine gke",
-    "bq": "bigquery",
-    "bqml": "bigquery ml",
-    "gcs": "cloud storage gcs",
-    "nocode": "no code",
-    "ml": "ml",
-    "xai": "explainable ai",
-    "dl": "deep learning",
-    "nn": "neural network",
-    "nns": "neural network",
-}
-
-_SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>")
-_SLACK_MARKUP = re.compile(r"<[^>]*>")
-_EMOJI_CODE = re.compile(r":[a-z0-9_+\-']+:")
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
+    index: int
+    relevance: float  # share of the question's known information the entry explains (0-1)
+    phrase: float  # mean similarity of its best phrasings (0-1)
+    matched: float  # information explained, in idf units
+    rank: float  # the ranking score
 
 
-def clean(text: str) -> str:
-    """Readable text from Slack's wire form: links keep their label, mentions and emoji go."""
-    text = _SLACK_LINK.sub(r"\1", text)
-    text = re.sub(r"<#[A-Z0-9]+\|([^>]*)>", r"\1", text)
-    text = _SLACK_MARKUP.sub(" ", text)
-    text = html.unescape(text)
-    return _EMOJI_CODE.sub(" ", text)
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A deliberately small stemmer: plural and -ing/-ed forms fold onto one word."""
-    if len(word) > 5 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 5 and word.endswith("ing"):
-        word = word[:-3]
-        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
-    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
-        word = word[:-2]
-        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def words(text: str) -> list[str]:
-    """Informative words of a text: cleaned, lowercased, expanded, stemmed, filler removed."""
-    raw = _NOT_WORD.split(clean(text).lower())
-    expanded: list[str] = []
-    for word in raw:
-        expanded.extend(ABBREVIATIONS.get(word, word).split())
-    return [w for w in (stem(x) for x in expanded if x) if w not in FILLER]
-
-
-def pairs(tokens: list[str]) -> list[str]:
-    return [f"{a}_{b}" for a, b in pairwise(tokens)]
-
-
-@dataclass
-class _Index:
-    entries: tuple[Entry, ...]
-    names: list[set[str]]  # words naming each entry (means + aliases)
-    name_phrases: list[tuple[tuple[str, ...], int]]  # (alias words, entry index), longest first
-    phrasings: list[list[str]]  # processed phrasings per entry, for the fuzzy re-rank
-    postings: dict[str, list[int]] = field(default_factory=dict)
-    idf: dict[str, float] = field(default_factory=dict)
-    vocabulary_by_length: dict[int, list[str]] = field(default_factory=dict)
-    known_words: set[str] = field(default_factory=set)
+@dataclass(frozen=True)
+class _Query:
+    terms: dict[str, float]  # known term -> weight
+    known: float  # total weight of known terms
+    unknown: float  # total weight of unknown words
+    text: str  # processed question, for rapidfuzz
 
 
 class Matcher:
@@ -174,21 +113,43 @@ class Matcher:
 
     def __init__(self, knowledge: KnowledgeBase, knobs: Knobs | None = None) -> None:
         self.knobs = knobs or Knobs()
-        self._index = _build(knowledge.entries)
+        self._index = build_index(knowledge.entries, self.knobs.k1, self.knobs.name_field)
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
 
     def lookup(self, question: str) -> Lookup:
-        tokens = self._tokens(question)
-        ranked = self._rank(tokens, question)
-        named = self._named_entry(tokens)
-        if named is not None and ranked and ranked[0].entry is named:
-            need = self._rank(self._without_name(tokens, named), question)
-            partners = {w.id for w in named.watch_out}
-            if need and need[0].entry.id in partners and need[0].confidence >= self.knobs.threshold:
-                return self._result(question, need, named)
-        return self._result(question, ranked, None)
+        query, ranked, named = self._decide(question)
+        matches = [
+            Match(self._index.entries[c.index], self._confidence(c, query, m)) for c, m in ranked
+        ]
+        entry = self._index.entries[named] if named is not None else None
+        return self._result(question, matches, entry)
+
+    def features(self, question: str) -> tuple[float, ...] | None:
+        """The calibration features of the best candidate, None when nothing matches."""
+        query, ranked, _ = self._decide(question)
+        return self._features(*ranked[0], query) if ranked else None
+
+    def tokens(self, question: str) -> list[str]:
+        """The question's informative words after normalisation and typo correction."""
+        return [self._correct(w) for w in words(question[:2000])]
 
     # -- steps ---------------------------------------------------------------------------
+
+    def _decide(self, question: str) -> tuple[_Query, list[tuple[_Scored, float]], int | None]:
+        """The query, candidates best first with their margins, and a named mix-up if any."""
+        tokens = self.tokens(question)
+        query = self._query(tokens)
+        scored = self._rank(query)
+        named, name = self._named_entry(tokens)
+        if named is not None and scored:
+            challenge = _CHALLENGE.search(clean(question[:2000]).lower()) is not None
+            margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
+            scored = self._answer_the_need(tokens, scored, named, name, margin)
+            if scored[0].index == named or self._index.entries[named] not in self._partners(
+                scored[0].index
+            ):
+                named = None
+        return query, _with_margins(scored), named
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
@@ -196,114 +157,121 @@ class Matcher:
             return Lookup(question, ranked[0], tuple(ranked[1 : 1 + knobs.alternatives]), named)
         return Lookup(question, None, tuple(ranked[: knobs.alternatives]), None)
 
-    def _tokens(self, question: str) -> list[str]:
-        return [self._correct(w) for w in words(question[:2000])]
-
     def _correct_word(self, word: str) -> str:
+        """The closest known word; among equally close ones, the one entries use most."""
         index, knobs = self._index, self.knobs
-        if word in index.known_words or len(word) < knobs.typo_min_length or word.isdigit():
+        if word in index.frequency or len(word) < knobs.typo_min_length or word.isdigit():
             return word
-        best: tuple[str, float] | None = None
+        best: tuple[float, int, str] | None = None
         for length in range(len(word) - 2, len(word) + 3):
-            found = process.extractOne(
+            for known, score, _ in process.extract(
                 word,
                 index.vocabulary_by_length.get(length, ()),
                 scorer=fuzz.ratio,
                 processor=None,
                 score_cutoff=knobs.typo_cutoff,
-            )
-            if found and (best is None or found[1] > best[1]):
-                best = (found[0], found[1])
-        return best[0] if best else word
+                limit=3,
+            ):
+                candidate = (score, index.frequency[known], known)
+                best = candidate if best is None or candidate > best else best
+        return best[2] if best else word
 
-    def _rank(self, tokens: list[str], question: str) -> list[Match]:
+    def _query(self, tokens: list[str]) -> _Query:
         index, knobs = self._index, self.knobs
-        features = list(dict.fromkeys(tokens + pairs(tokens)))
-        if not features:
+        unknown_each = knobs.unknown_weight * index.max_idf
+        terms: dict[str, float] = {}
+        unknown = 0.0
+        for token in dict.fromkeys(tokens):
+            if token in index.idf:
+                terms[token] = index.idf[token]
+            else:
+                unknown += unknown_each
+        for pair in dict.fromkeys(pairs(tokens)):
+            if pair in index.idf:
+                terms[pair] = knobs.pair_weight * index.idf[pair]
+        return _Query(terms, sum(terms.values()), unknown, " ".join(tokens))
+
+    def _rank(self, query: _Query) -> list[_Scored]:
+        if not query.terms:
             return []
-        rarest = max(index.idf.values(), default=1.0)
-        weights = {
-            f: index.idf.get(f, rarest * knobs.unknown_word_weight * (f.count("_") + 1))
-            for f in features
-        }
-        for f in features:
-            if "_" in f and f in index.idf:
-                weights[f] = knobs.pair_weight * sum(weights.get(p, rarest) for p in f.split("_"))
-        total = sum(weights.values())
-        gathered: dict[int, float] = defaultdict(float)
-        common = []
-        for f in features:
-            posting = index.postings.get(f)
-            if posting is None:
-                continue
-            if len(posting) > knobs.max_postings:
-                common.append(f)
-                continue
-            for i in posting:
-                gathered[i] += weights[f]
-        shortlist = sorted(gathered, key=gathered.__getitem__, reverse=True)[: knobs.rerank * 3]
-        scored = []
-        query_text = " ".join(tokens)
-        for i in shortlist:
-            covered = gathered[i] + sum(weights[f] for f in common if i in set(index.postings[f]))
-            named = sum(weights[t] for t in set(tokens) & index.names[i])
-            coverage = min(1.0, (covered + knobs.name_bonus * named) / total)
-            scored.append((coverage, i))
-        scored.sort(reverse=True)
-        matches = []
-        for coverage, i in scored[: knobs.rerank]:
-            found = process.extractOne(
-                query_text,
-                index.phrasings[i],
-                scorer=fuzz.token_sort_ratio,
-                processor=None,
-                score_cutoff=0,
-            )
-            phrase = found[1] / 100 if found else 0.0
-            confidence = 100 * (knobs.word_weight * coverage + knobs.phrase_weight * phrase)
-            matches.append(Match(index.entries[i], round(confidence)))
-        matches.sort(key=lambda m: (-m.confidence, m.entry.id))
-        return matches
+        gathered = self._index.gather(query.terms, self.knobs.max_postings)
+        shortlist = heapq.nlargest(self.knobs.rerank, gathered, key=gathered.__getitem__)
+        scored = [self._score(i, gathered[i], query) for i in shortlist]
+        scored.sort(key=lambda s: (-s.rank, self._index.entries[s.index].id))
+        return scored
 
-    def _named_entry(self, tokens: list[str]) -> Entry | None:
-        """The entry whose name or alias the question spells out, if any (longest name wins)."""
-        joined = f" {' '.join(tokens)} "
-        for phrase, i in self._index.name_phrases:
-            if f" {' '.join(phrase)} " in joined:
-                return self._index.entries[i]
-        return None
+    def _score(self, i: int, evidence: float, query: _Query) -> _Scored:
+        knobs = self.knobs
+        relevance = min(1.0, evidence / query.known)
+        matched = sum(w for t, w in query.terms.items() if i in self._index.postings[t])
+        phrase = self._phrase(i, query.text)
+        rank = (1 - knobs.phrase_weight) * relevance + knobs.phrase_weight * phrase
+        return _Scored(i, relevance, phrase, matched, rank)
 
-    def _without_name(self, tokens: list[str], entry: Entry) -> list[str]:
-        names = self._index.names[self._index.entries.index(entry)]
-        return [t for t in tokens if t not in names]
+    def _phrase(self, i: int, text: str) -> float:
+        """Mean rapidfuzz similarity of the entry's `phrase_top` closest phrasings (0-1)."""
+        found = process.extract(
+            text,
+            self._index.phrasings[i],
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            score_cutoff=0,
+            limit=self.knobs.phrase_top,
+        )
+        return sum(score for _, score, _ in found) / (100 * max(1, len(found)))
+
+    def _confidence(self, candidate: _Scored, query: _Query, margin: float) -> int:
+        features = self._features(candidate, margin, query)
+        bias, *weights = self.knobs.calibration
+        z = bias + sum(w * f for w, f in zip(weights, features, strict=True))
+        return round(100 / (1 + math.exp(-max(-30.0, min(30.0, z)))))
+
+    def _features(self, candidate: _Scored, margin: float, query: _Query) -> tuple[float, ...]:
+        return (
+            candidate.relevance,
+            query.known / (query.known + query.unknown),
+            margin,
+            1 - math.exp(-candidate.matched / self._index.max_idf),
+            candidate.phrase,
+        )
+
+    # -- traps ---------------------------------------------------------------------------
+
+    def _partners(self, i: int) -> set[Entry]:
+        index = self._index
+        return {index.entries[index.position[w.id]] for w in index.entries[i].watch_out}
+
+    def _named_entry(self, tokens: list[str]) -> tuple[int | None, set[str]]:
+        """The entry whose alias the question spells out, and the alias's words (longest wins)."""
+        found = self._index.named(tokens)
+        return (found[0], set(found[1].split())) if found else (None, set())
+
+    def _answer_the_need(
+        self, tokens: list[str], scored: list[_Scored], named: int, name: set[str], margin: float
+    ) -> list[_Scored]:
+        """Put a mix-up partner first when it serves the question minus the name better."""
+        index = self._index
+        need = self._query([t for t in tokens if t not in name])
+        if not need.terms or scored[0].index != named:
+            return scored
+        gathered = index.gather(need.terms, self.knobs.max_postings)
+        partners = [index.position[w.id] for w in index.entries[named].watch_out]
+        best = max(partners, key=lambda i: gathered.get(i, 0.0), default=None)
+        own = gathered.get(named, 0.0) + margin * need.known
+        if best is None or gathered.get(best, 0.0) <= own:
+            return scored
+        mine = [s for s in scored if s.index == best]
+        first = mine[0] if mine else self._score(best, gathered[best], need)
+        return [first, *(s for s in scored if s.index != best)]
 
 
-def _build(entries: tuple[Entry, ...]) -> _Index:
-    names: list[set[str]] = []
-    name_phrases: list[tuple[tuple[str, ...], int]] = []
-    phrasings: list[list[str]] = []
-    postings: dict[str, list[int]] = defaultdict(list)
-    for i, entry in enumerate(entries):
-        labels = [entry.means, *entry.aliases]
-        label_words = [words(label) for label in labels]
-        names.append({w for ws in label_words for w in ws})
-        name_phrases.extend((tuple(ws), i) for ws in label_words if ws)
-        texts = [*entry.requirements, *labels]
-        processed = [words(t) for t in texts]
-        phrasings.append([" ".join(p) for p in processed if p])
-        features = {f for p in processed for f in (*p, *pairs(p))}
-        for f in features:
-            postings[f].append(i)
-    count = max(1, len(entries))
-    idf = {f: math.log(1 + count / len(ids)) for f, ids in postings.items()}
-    known = {f for f in postings if "_" not in f}
-    by_length: dict[int, list[str]] = defaultdict(list)
-    for word in sorted(known):
-        by_length[len(word)].append(word)
-    name_phrases.sort(key=lambda item: -len(item[0]))
-    return _Index(
-        entries, names, name_phrases, phrasings, dict(postings), idf, dict(by_length), known
-    )
+def _with_margins(scored: list[_Scored]) -> list[tuple[_Scored, float]]:
+    """Each candidate with its lead over the best other candidate (negative when behind)."""
+    if len(scored) < 2:
+        return [(s, s.rank) for s in scored]
+    first, second = scored[0], scored[1]
+    lead = [(first, abs(first.rank - second.rank))]
+    return lead + [(s, s.rank - first.rank) for s in scored[1:]]
 
 
 def preprocess(text: str) -> str:

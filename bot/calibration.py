@@ -1,0 +1,68 @@
+"""Fitting the matcher's confidence so that it reads as a probability of being right.
+
+`Knobs.calibration` holds the coefficients of a logistic function over a handful of features
+(`Matcher.features`). `fit` finds them by plain gradient descent on labelled questions — label 1
+when the best candidate is the expected entry, 0 when it is wrong or the question is out of
+scope — with a little L2 shrinkage so five weights cannot memorise a few hundred questions.
+`buckets` shows the result: within each confidence band, how often the answer was right.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from bot.evaluation import Case
+from bot.matching import Matcher
+
+
+def samples(matcher: Matcher, cases: Sequence[Case]) -> list[tuple[tuple[float, ...], int]]:
+    """(features, right) for each case that has any candidate at all."""
+    found = []
+    for case in cases:
+        features = matcher.features(case.question)
+        if features is None:
+            continue
+        lookup = matcher.lookup(case.question)
+        ranked = [lookup.best] if lookup.best else list(lookup.alternatives)
+        best = ranked[0].entry.id if ranked else None
+        found.append((features, int(case.expect is not None and best == case.expect)))
+    return found
+
+
+def fit(
+    data: Sequence[tuple[tuple[float, ...], int]], *, steps: int = 4000, rate: float = 0.5,
+    shrink: float = 0.001,
+) -> tuple[float, ...]:  # fmt: skip
+    """Logistic-regression coefficients (bias first), rounded to two decimals."""
+    width = len(data[0][0]) + 1
+    coef = [0.0] * width
+    for _ in range(steps):
+        grad = [0.0] * width
+        for features, label in data:
+            x = (1.0, *features)
+            error = _sigmoid(sum(c * v for c, v in zip(coef, x, strict=True))) - label
+            for k in range(width):
+                grad[k] += error * x[k] / len(data)
+        coef = [
+            c - rate * (g + shrink * c * (k > 0))
+            for k, (c, g) in enumerate(zip(coef, grad, strict=True))
+        ]
+    return tuple(round(c, 2) for c in coef)
+
+
+def buckets(
+    matcher: Matcher, cases: Sequence[Case], width: int = 10
+) -> list[tuple[int, int, float]]:
+    """(band start, questions, share right) per confidence band of `width` points."""
+    bands: dict[int, list[int]] = {}
+    for case in cases:
+        lookup = matcher.lookup(case.question)
+        ranked = [lookup.best] if lookup.best else list(lookup.alternatives)
+        right = bool(ranked) and case.expect is not None and ranked[0].entry.id == case.expect
+        bands.setdefault(lookup.confidence // width * width, []).append(int(right))
+    return [(b, len(v), sum(v) / len(v)) for b, v in sorted(bands.items())]
+
+
+def _sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))

@@ -1,0 +1,123 @@
+"""Text normalisation shared by the matcher and the command parser.
+
+Slack's wire form becomes plain words: markup and emoji go, case and light inflection fold,
+abbreviations learners type expand into the words entries are written with, and filler words
+(greetings, chat, "which service should I use") drop out because they say nothing about the need.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+# Words that carry no information about the need; compared after stemming.
+FILLER = frozenset(
+    """
+    a an the and or but if of to in on at by for from with into onto about as is are was
+    were be been being am do does did doing have has had having i me my we our us you your it its
+    this that these those there here what which who whom whose when where why how can could should
+    would will shall may might must need needs needed want wants wanted use using used best good
+    better way ways option options service services tool tools product thing stuff something
+    anything pls please plz thanks thank thx hi hey hello hiya yo team folks guys all some any one
+    so just really very also too then than get got go going make makes made let lets gcp google
+    cloud tell know anyone recommend recommended suggest right correct pick choose choice should
+    whats im ive doe ok okay lol lmao haha question quick help wondering morning everyone
+    everybody somebody someone kinda sorta gonna wanna btw tbh imo idk yeah yep cool nice ttyl
+    people ppl y yall q u ur r wat sooo soo asap actually literally usual usually
+    """.split()  # noqa: SIM905 - a word list reads better as words than as 180 quoted strings
+)
+
+# Abbreviations and shorthand learners type, expanded into the words entries are written with.
+ABBREVIATIONS = {
+    "oom": "out memory",
+    "ooms": "out memory",
+    "lr": "learning rate",
+    "hp": "hyperparameter",
+    "hpo": "hyperparameter tuning",
+    "hparam": "hyperparameter",
+    "hparams": "hyperparameter",
+    "hyperparam": "hyperparameter",
+    "hyperparams": "hyperparameter",
+    "ft": "fine tune",
+    "finetune": "fine tune",
+    "finetuning": "fine tune",
+    "finetuned": "fine tune",
+    "sft": "supervised fine tune",
+    "k8s": "kubernetes",
+    "gke": "kubernetes engine gke",
+    "bq": "bigquery",
+    "bqml": "bigquery ml",
+    "gcs": "cloud storage gcs",
+    "nocode": "no code",
+    "xai": "explainable ai",
+    "dl": "deep learning",
+    "nn": "neural network",
+    "nns": "neural network",
+    "img": "image",
+    "imgs": "image",
+    "pic": "image",
+    "pics": "image",
+    "acc": "accuracy",
+    "val": "validation",
+    "tf2": "tensorflow",
+    "tf": "tensorflow",
+    "xgb": "xgboost",
+    "llm": "large language model",
+    "llms": "large language model",
+    "w": "with",
+    "db": "database",
+    "dbs": "database",
+}
+
+_SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>")
+_SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
+_SLACK_MARKUP = re.compile(r"<[^>]*>")
+_EMOJI_CODE = re.compile(r":[a-z0-9_+\-']+:")
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def clean(text: str) -> str:
+    """Readable text from Slack's wire form: links keep their label, mentions and emoji go."""
+    text = _SLACK_LINK.sub(r"\1", text)
+    text = _SLACK_CHANNEL.sub(r"\1", text)
+    text = _SLACK_MARKUP.sub(" ", text)
+    text = html.unescape(text)
+    return _EMOJI_CODE.sub(" ", text)
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A deliberately small stemmer: plural and -ing/-ed forms fold onto one word."""
+    if len(word) > 5 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        word = word[:-2]
+        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is")):
+        # "-us" words stay ("status", "corpus") except short acronym plurals ("gpus", "tpus")
+        return word[:-1] if len(word) == 4 or not word.endswith("us") else word
+    return word
+
+
+def raw_words(text: str) -> list[str]:
+    """Lowercased words of cleaned text, abbreviations expanded, nothing dropped or stemmed."""
+    expanded: list[str] = []
+    for word in _NOT_WORD.split(clean(text).lower()):
+        expanded.extend(ABBREVIATIONS.get(word, word).split())
+    return [w for w in expanded if w]
+
+
+def words(text: str) -> list[str]:
+    """Informative words of a text: cleaned, lowercased, expanded, stemmed, filler removed."""
+    stems = (stem(w) for w in raw_words(text) if w not in FILLER)
+    return [w for w in stems if w not in FILLER]
+
+
+def pairs(tokens: list[str]) -> list[str]:
+    """Adjacent word pairs ("learning_rate"); a pair says more than its two words apart."""
+    return [f"{a}_{b}" for a, b in pairwise(tokens)]

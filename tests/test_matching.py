@@ -1,0 +1,168 @@
+"""The matcher: normalisation, typos, abbreviations, traps, abstention, and the chapter's needs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.knowledge import KnowledgeBase, load_knowledge
+from bot.matching import Knobs, Matcher, clean, words
+from tests.conftest import SHIPPED_ROOT
+
+
+@pytest.fixture
+def matcher(catalog) -> Matcher:
+    """A matcher over the three-entry knowledge base of conftest."""
+    return Matcher(catalog.knowledge)
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Matcher:
+    """A matcher over the shipped knowledge base."""
+    return Matcher(load_knowledge(Path(SHIPPED_ROOT / "knowledge")))
+
+
+def _answer(matcher: Matcher, question: str) -> str | None:
+    lookup = matcher.lookup(question)
+    return lookup.best.entry.id if lookup.best else None
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("<@U0TUTOR> what about *AutoML*?", "  what about *AutoML*?"),
+        ("see <https://cloud.google.com|the docs>", "see the docs"),
+        ("in <#C0123|ml-study> today", "in ml-study today"),
+        ("batch &lt; 32 &amp; OOM", "batch < 32 & OOM"),
+        ("stuck :thinking_face: again", "stuck   again"),
+    ],
+)
+def test_clean_removes_slack_markup(raw, expected):
+    """Mentions, links, channel refs, HTML entities and emoji codes become plain text."""
+    assert clean(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Training <@U0TUTOR> :tada: models 🚀!", ["train", "model"]),
+        ("GPUs running OOM", ["gpu", "run", "out", "memory"]),
+        ("hi team, thanks!", []),
+    ],
+)
+def test_words_are_informative_stems(text, expected):
+    """words() stems, expands abbreviations and drops filler and emoji."""
+    assert words(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("trian a modle without writting any code", "automl"),
+        ("run my own pytorch trainng script", "vertex-custom-training"),
+        ("gpu out of memroy during trainig", "oom-batch-size"),
+    ],
+)
+def test_typos_are_tolerated(matcher, question, expected):
+    """Misspelt words are corrected against the knowledge base's vocabulary."""
+    assert _answer(matcher, question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("OOM on my gpu", "oom-batch-size"),
+        ("gpu ooms at step one", "oom-batch-size"),
+    ],
+)
+def test_abbreviations_are_expanded(matcher, question, expected):
+    """Shorthand such as `oom` reaches the entry written with the full words."""
+    assert _answer(matcher, question) == expected
+
+
+@pytest.mark.parametrize(
+    "question", ["train " * 2000, "🚀🔥😅" * 50, "", "   ", ":tada: :tada:", "<@U0TUTOR>"]
+)
+def test_degenerate_questions_give_no_answer(matcher, question):
+    """Huge, pure-emoji or empty questions return a Lookup with no answer instead of raising."""
+    lookup = matcher.lookup(question)
+    assert lookup.best is None
+
+
+def test_trap_answers_the_need_and_names_the_service(matcher):
+    """A question doubting a named service for a need its mix-up serves gets the mix-up."""
+    lookup = matcher.lookup("should we use custom training even though nobody can write code?")
+    assert lookup.best is not None
+    assert lookup.best.entry.id == "automl"
+    assert lookup.named is not None and lookup.named.id == "vertex-custom-training"
+
+
+def test_plain_question_names_nothing(matcher):
+    """When the named service is the answer, `named` stays empty."""
+    lookup = matcher.lookup("how do I run my own training code with custom training?")
+    assert lookup.best is not None and lookup.best.entry.id == "vertex-custom-training"
+    assert lookup.named is None
+
+
+def test_empty_knowledge_base_answers_nothing():
+    """A matcher over no entries abstains rather than failing."""
+    assert Matcher(KnowledgeBase(())).lookup("train a model").best is None
+
+
+def test_threshold_is_a_knob(catalog):
+    """A threshold above 100 makes every lookup abstain but keep its alternatives."""
+    lookup = Matcher(catalog.knowledge, Knobs(threshold=101)).lookup("gpu out of memory")
+    assert lookup.best is None
+    assert lookup.alternatives and lookup.alternatives[0].entry.id == "oom-batch-size"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "good morning team ☀️",
+        "thanks!",
+        "how do I potty train my puppy?",
+        "who's up for lunch at 12:30?",
+        "which GPU should I buy for gaming at 1440p?",
+        "how do I convert a PDF to Word for free?",
+    ],
+)
+def test_everyday_questions_abstain(shipped, question):
+    """Chit-chat and everyday questions get no answer from the shipped knowledge."""
+    assert shipped.lookup(question).best is None
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Researchers wrote a PyTorch model with a custom loss and want Google to run their "
+            "training code on managed machines. What should they use?",
+            {"vertex-custom-training"},
+        ),
+        (
+            "How can we automatically search for good learning rate and batch size values "
+            "for our training code on Vertex AI?",
+            {"hyperparameter-tuning"},
+        ),
+        (
+            "We want to adapt a foundation model to our task but only have a few hundred "
+            "labelled examples. What should we do?",
+            {"supervised-fine-tuning", "peft-lora"},
+        ),
+        (
+            "Training fails with a GPU out-of-memory error on the first step. What should "
+            "we change first?",
+            {"oom-batch-size"},
+        ),
+        (
+            "Regulators require us to explain each loan decision the model makes. What "
+            "approach fits?",
+            {"interpretable-models", "explainable-ai"},
+        ),
+    ],
+)
+def test_chapter_quick_checks(shipped, question, expected):
+    """The chapter's five quick-check needs reach the right means in the shipped knowledge."""
+    assert _answer(shipped, question) in expected
