@@ -46,7 +46,7 @@ __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 class Knobs:
     """Every tuning knob of the matcher, in one place."""
 
-    threshold: int = 50  # confidence (0-100, probability-ish) below which the tutor abstains
+    threshold: int = 55  # confidence (0-100, probability-ish) below which the tutor abstains
     alternatives: int = 3  # "did you mean" suggestions offered at most
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
@@ -60,9 +60,10 @@ class Knobs:
     max_postings: int = 1000  # words in more entries than this only score, never nominate
     trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
+    trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-9.31, 0.57, 4.11, 4.0, 5.33, 1.2)
+    calibration: tuple[float, ...] = (-11.22, 2.46, 3.5, 3.3, 7.49, 1.03)
 
 
 @dataclass(frozen=True)
@@ -118,11 +119,17 @@ class Matcher:
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
-        matches = [
-            Match(self._index.entries[c.index], self._confidence(c, query, m)) for c, m in ranked
-        ]
+        matches = self._matches(query, ranked)
+        if named is not None and matches and matches[0].confidence < self.knobs.threshold:
+            # the mix-up reading is not confident: answer the question as asked instead
+            query, ranked, named = self._decide(question, traps=False)
+            matches = self._matches(query, ranked)
         entry = self._index.entries[named] if named is not None else None
         return self._result(question, matches, entry)
+
+    def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
+        entries = self._index.entries
+        return [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
 
     def features(self, question: str) -> tuple[float, ...] | None:
         """The calibration features of the best candidate, None when nothing matches."""
@@ -135,12 +142,14 @@ class Matcher:
 
     # -- steps ---------------------------------------------------------------------------
 
-    def _decide(self, question: str) -> tuple[_Query, list[tuple[_Scored, float]], int | None]:
+    def _decide(
+        self, question: str, *, traps: bool = True
+    ) -> tuple[_Query, list[tuple[_Scored, float]], int | None]:
         """The query, candidates best first with their margins, and a named mix-up if any."""
         tokens = self.tokens(question)
         query = self._query(tokens)
         scored = self._rank(query)
-        named, name = self._named_entry(tokens)
+        named, name = self._named_entry(tokens) if traps else (None, set())
         if named is not None and scored:
             challenge = _CHALLENGE.search(clean(question[:2000]).lower()) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
@@ -153,6 +162,10 @@ class Matcher:
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
+        by_confidence = sorted(ranked, key=lambda m: -m.confidence)  # stable: ties keep ranking
+        if ranked and by_confidence[0] is not ranked[0]:
+            named = None  # the mix-up reading lost to a more confident plain reading
+        ranked = by_confidence
         if ranked and ranked[0].confidence >= knobs.threshold:
             return Lookup(question, ranked[0], tuple(ranked[1 : 1 + knobs.alternatives]), named)
         return Lookup(question, None, tuple(ranked[: knobs.alternatives]), None)
@@ -249,20 +262,22 @@ class Matcher:
     def _answer_the_need(
         self, tokens: list[str], scored: list[_Scored], named: int, name: set[str], margin: float
     ) -> list[_Scored]:
-        """Put a mix-up partner first when it serves the question minus the name better."""
-        index = self._index
+        """Put first the entry that best serves the question minus the name, when it beats it."""
+        index, knobs = self._index, self.knobs
         need = self._query([t for t in tokens if t not in name])
         if not need.terms or scored[0].index != named:
             return scored
-        gathered = index.gather(need.terms, self.knobs.max_postings)
-        partners = [index.position[w.id] for w in index.entries[named].watch_out]
-        best = max(partners, key=lambda i: gathered.get(i, 0.0), default=None)
+        gathered = index.gather(need.terms, knobs.max_postings)
+        ranked = [s for s in self._rank(need) if s.index != named]
+        if not ranked:
+            return scored
+        best = ranked[0].index
         own = gathered.get(named, 0.0) + margin * need.known
-        if best is None or gathered.get(best, 0.0) <= own:
+        serves = knobs.trap_min_need * need.known  # the other entry must itself answer the need
+        if gathered.get(best, 0.0) <= max(own, serves):
             return scored
         mine = [s for s in scored if s.index == best]
-        first = mine[0] if mine else self._score(best, gathered[best], need)
-        return [first, *(s for s in scored if s.index != best)]
+        return [mine[0] if mine else ranked[0], *(s for s in scored if s.index != best)]
 
 
 def _with_margins(scored: list[_Scored]) -> list[tuple[_Scored, float]]:
