@@ -1,4 +1,4 @@
-"""`python -m bench`: run every benchmark module's main(), in name order."""
+"""`python -m bench`: run the main() of every bench/*.py module that has one, in name order."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ def main() -> None:
     for path in sorted(Path(__file__).parent.glob("*.py")):
         if path.stem.startswith("_"):
             continue
-        print(f"== bench.{path.stem}")
-        importlib.import_module(f"bench.{path.stem}").main()
+        module = importlib.import_module(f"bench.{path.stem}")
+        if callable(getattr(module, "main", None)):
+            print(f"== bench.{path.stem}")
+            module.main()
 
 
 if __name__ == "__main__":

@@ -102,8 +102,9 @@ def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
     tutor = build_tutor(settings)
+    team = args.team or (channel_team(tutor.store, args.channel) if args.channel else LOCAL_TEAM)
     standings = tutor.leaderboard(
-        team=args.team, period=args.period, now=now_utc(), channel=args.channel, limit=args.limit
+        team=team, period=args.period, now=now_utc(), channel=args.channel, limit=args.limit
     )
     if args.json:
         rows = [
@@ -156,6 +157,125 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return serve(settings, port=args.port)
 
 
+# -- the daily quick-check --------------------------------------------------------------------
+
+
+def channel_team(store: Store, channel: str) -> str:
+    """The workspace a channel belongs to, from its schedule or posts (local chat if unknown)."""
+    from bot.daily_store import DailyStore
+
+    return DailyStore(store).team_of_channel(channel) or LOCAL_TEAM
+
+
+def instant(text: str | None) -> dt.datetime:
+    """--now as an aware datetime; the real clock when not given."""
+    if not text:
+        return now_utc()
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise TutorError(
+            f"--now '{text}' is not ISO 8601; write e.g. 2026-12-01T08:00:00Z"
+        ) from None
+    if moment.tzinfo is None:
+        raise TutorError(f"--now '{text}' has no time zone; add Z or an offset like +01:00")
+    return moment
+
+
+def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.daily import Daily
+    from bot.schedule import make_schedule
+
+    daily = Daily(build_tutor(settings))
+    team = args.team or daily.store.team_of_channel(args.channel) or workspace_of(settings)
+    schedule = make_schedule(
+        team=team, channel=args.channel, at=args.at, tz=args.tz, days=args.days,
+        window_hours=args.window, recap=args.recap,
+    )  # fmt: skip
+    daily.set_schedule(schedule, by="cli", now=now_utc())
+    print(f"{schedule.channel} ({schedule.team}): {replies.schedule_set(schedule)}")
+    return 0
+
+
+def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.daily_store import DailyStore
+
+    schedules = DailyStore(Store(settings.db_path)).schedules(team=args.team)
+    if args.json:
+        keys = ("team", "channel", "at", "tz", "days", "window_hours", "recap")
+        print(json.dumps([{k: getattr(s, k) for k in keys} for s in schedules]))
+    elif not schedules:
+        print("No schedules. Add one with: tutor schedule add --channel C123 --at 09:00 --tz UTC")
+    for s in [] if args.json else schedules:
+        print(f"{s.channel} ({s.team}): {replies.schedule_text(s)}")
+    return 0
+
+
+def cmd_schedule_remove(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.daily_store import DailyStore
+
+    store = DailyStore(Store(settings.db_path))
+    team = args.team or store.team_of_channel(args.channel) or ""
+    if not store.remove_schedule(team=team, channel=args.channel):
+        raise TutorError(f"{args.channel} has no schedule; see them with tutor schedule list")
+    print(f"{args.channel}: {replies.schedule_removed(True)}")
+    return 0
+
+
+def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
+    """One pass: reveal what closed, post what is due at --now, then exit (cron can drive it)."""
+    from bot.daily import Daily
+    from bot.slack.app import web_client
+    from bot.slack.daily import SlackPoster, require_bot_token
+
+    require_bot_token(settings)
+    daily = Daily(build_tutor(settings))
+    report = daily.run_pass(
+        SlackPoster(web_client(settings)), now=instant(args.now), team=args.team,
+        channel=args.channel,
+    )  # fmt: skip
+    print("\n".join(replies.pass_lines(report)))
+    trouble = report.problems or any(o.status not in ("posted", "taken") for o in report.outcomes)
+    return 1 if trouble else 0
+
+
+def workspace_of(settings: Settings) -> str:
+    from bot.slack.daily import workspace_id
+
+    return workspace_id(settings)
+
+
+def add_daily_commands(sub: argparse._SubParsersAction) -> None:
+    """`tutor schedule add|list|remove` and `tutor daily`."""
+    schedule = sub.add_parser("schedule", help="daily quick-check schedules per Slack channel")
+    actions = schedule.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="post a question to a channel at a local time")
+    add.add_argument("--channel", required=True, help="Slack channel id, e.g. C123")
+    add.add_argument("--at", required=True, help="local time, HH:MM (e.g. 09:00)")
+    add.add_argument("--tz", required=True, help="IANA time zone, e.g. Europe/Berlin")
+    add.add_argument("--days", default="mon-fri", help="mon-fri (default), daily, mon,wed,fri")
+    add.add_argument(
+        "--window", type=int, help="hours a question stays open (default: until the next)"
+    )
+    add.add_argument("--recap", action="store_true", help="Monday's post recaps last week")
+    add.add_argument("--team", help="Slack workspace id (default: looked up with auth.test)")
+    add.set_defaults(handler=cmd_schedule_add)
+    listing = actions.add_parser("list", help="show every schedule")
+    listing.add_argument("--team", help="only this Slack workspace")
+    listing.add_argument("--json", action="store_true", help="print a JSON list")
+    listing.set_defaults(handler=cmd_schedule_list)
+    remove = actions.add_parser("remove", help="stop a channel's daily question")
+    remove.add_argument("--channel", required=True, help="Slack channel id")
+    remove.add_argument("--team", help="Slack workspace id (default: the schedule's)")
+    remove.set_defaults(handler=cmd_schedule_remove)
+
+    daily = sub.add_parser("daily", help="post every daily question due now, reveal closed ones")
+    daily.add_argument("--now", help="the instant to run at, ISO 8601 (default: the clock)")
+    daily.add_argument("--team", help="only this Slack workspace")
+    daily.add_argument("--channel", help="only this channel")
+    daily.set_defaults(handler=cmd_daily)
+
+
 # -- wiring ---------------------------------------------------------------------------------
 
 
@@ -189,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--period", choices=sorted(PERIODS), default="all", help="time window")
     board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
     board.add_argument(
-        "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
+        "--team", help="Slack workspace id (default: the channel's, else the local chat)"
     )
     board.add_argument("--limit", type=int, default=10, help="how many rows")
     board.add_argument("--json", action="store_true", help="print a JSON list")
@@ -219,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")
     serve.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
     serve.set_defaults(handler=cmd_serve)
+
+    add_daily_commands(sub)
 
     return parser
 

@@ -31,3 +31,11 @@ class ContentError(TutorError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+
+class NotInChannel(TutorError):
+    """The bot cannot post to a channel: it was never invited, or the channel is gone."""
+
+
+class PostFailed(TutorError):
+    """Slack refused or could not take a message; the caller may try again later."""

@@ -95,7 +95,8 @@ def read_cases(paths: Iterable[Path]) -> list[Case]:
         try:
             items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
         except (OSError, yaml.YAMLError) as error:
-            raise TutorError(f"{path}: cannot read evaluation file ({type(error).__name__})") from None
+            problem = type(error).__name__
+            raise TutorError(f"{path}: cannot read evaluation file ({problem})") from None
         for number, item in enumerate(items, start=1):
             if not isinstance(item, dict) or "q" not in item or "kind" not in item:
                 raise TutorError(f"{path}: item {number} needs 'q', 'expect' and 'kind'")
@@ -103,7 +104,10 @@ def read_cases(paths: Iterable[Path]) -> list[Case]:
     return cases
 
 
-def measure(name: str, answer: Callable[[str], tuple[str | None, tuple[str, ...], int]], cases: list[Case]) -> Report:
+Answerer = Callable[[str], tuple[str | None, tuple[str, ...], int]]
+
+
+def measure(name: str, answer: Answerer, cases: list[Case]) -> Report:
     report = Report(name)
     for case in cases:
         start = time.perf_counter_ns()
@@ -113,7 +117,7 @@ def measure(name: str, answer: Callable[[str], tuple[str | None, tuple[str, ...]
     return report
 
 
-def ours(matcher: Matcher) -> Callable[[str], tuple[str | None, tuple[str, ...], int]]:
+def ours(matcher: Matcher) -> Answerer:
     def answer(question: str) -> tuple[str | None, tuple[str, ...], int]:
         lookup = matcher.lookup(question)
         ranked = ([lookup.best] if lookup.best else []) + list(lookup.alternatives)
@@ -123,7 +127,7 @@ def ours(matcher: Matcher) -> Callable[[str], tuple[str | None, tuple[str, ...],
     return answer
 
 
-def baseline(catalog: Catalog) -> Callable[[str], tuple[str | None, tuple[str, ...], int]]:
+def baseline(catalog: Catalog) -> Answerer:
     choices, owners = [], []
     for entry in catalog.knowledge.entries:
         for phrasing in (*entry.requirements, entry.means, *entry.aliases):
@@ -143,21 +147,22 @@ def baseline(catalog: Catalog) -> Callable[[str], tuple[str | None, tuple[str, .
     return answer
 
 
-def run_eval(catalog: Catalog, files: list[str] | None, *, show: int = 15, threshold: int | None = None) -> int:
+def run_eval(catalog: Catalog, files: list[str] | None, *, show: int = 15) -> int:
     paths = [Path(f) for f in (files or DEFAULT_FILES)]
     cases = read_cases(paths)
     matcher = Matcher(catalog.knowledge)
-    for report in (measure("baseline (WRatio)", baseline(catalog), cases), measure("study tutor", ours(matcher), cases)):
-        print_report(report)
+    print_report(measure("baseline (WRatio)", baseline(catalog), cases))
+    final = measure("study tutor", ours(matcher), cases)
+    print_report(final)
     print(f"\nthreshold: {matcher.knobs.threshold} (baseline cutoff: {BASELINE_CUTOFF:.0f})")
     print(f"files: {', '.join(str(p) for p in paths)}; {len(cases)} questions")
     if show:
         print(f"\nworst misses (study tutor, {show} most confident):")
-        final = measure("study tutor", ours(matcher), cases)
         for outcome in final.misses()[:show]:
             expect = outcome.case.expect or "(abstain)"
             print(f"  [{outcome.case.kind}] {outcome.case.question[:80]!r}")
-            print(f"      expected {expect}, got {outcome.best or '(abstained)'} at {outcome.confidence}")
+            got = outcome.best or "(abstained)"
+            print(f"      expected {expect}, got {got} at {outcome.confidence}")
     return 0
 
 

@@ -6,9 +6,13 @@ layer escapes them). Nothing here knows about Slack or the terminal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from bot.daily import PassReport, Ranked, Recap, Reveal, TeamStanding
 from bot.knowledge import Entry
-from bot.matching import Lookup
+from bot.matching import Lookup, Match
 from bot.quiz import Question
+from bot.schedule import Schedule
 from bot.scores import Standing
 from bot.tutor import Graded, Stats
 
@@ -20,7 +24,8 @@ HELP = """I'm Study Tutor, for the Google Cloud Professional ML Engineer exam
   stats                  your answered, accuracy, streak and weakest topics
   help                   this list"""
 
-CHAT_EXTRA = "  quit                   leave the chat"
+CHAT_EXTRA = """  daily                  today's team question; answer with a letter; daily board
+  quit                   leave the chat"""
 WELCOME = "Study Tutor. Ask me which Google Cloud service fits a need, or type quiz. (help, quit)"
 DONT_KNOW = "I don't know that one."
 NO_ANSWERS_YET = "No answers yet. Type quiz to get the first question."
@@ -136,3 +141,183 @@ def stats_lines(stats: Stats) -> list[str]:
 
 def _explained(question: Question, letter: str) -> str:
     return f"{question.choice_text(letter)}: {question.explanations.get(letter, '')}"
+
+
+# -- words for buttons and headings (Slack uses them; the terminal does not need them) ---------
+
+QUIZ_ME = "Quiz me on this"
+DID_YOU_MEAN = "Did you mean:"
+HOME_TITLE = "Study Tutor"
+YOUR_STATS = "Your progress"
+
+
+def you_asked(question: str) -> str:
+    return f"You asked: {question}"
+
+
+def entry_lines(entry: Entry, kb_get) -> list[str]:
+    """An entry shown on request (a "did you mean" click): like an answer, without a confidence."""
+    lines = answer_lines(Lookup(entry.means, Match(entry, 100), ()), kb_get)
+    return [entry.means, *lines[1:]]
+
+
+# -- the daily quick-check ------------------------------------------------------------------
+
+NOT_ADMIN = (
+    "Sorry, only workspace admins and owners (or people listed in TUTOR_ADMINS) can change the "
+    "daily schedule. Ask one of them, or see it with /tutor schedule."
+)
+DAILY_CLOSED = "Closed: answers are no longer recorded. The answer is in the thread."
+NO_DAILY_ANSWERS = "No daily answers yet in this period."
+NO_TEAMS = "No team has had a daily question in this period yet."
+_DAY_NAMES = {"*": "every day", "mon-fri": "weekdays", "sat,sun": "weekends"}
+_PERIOD_TITLES = {"week": "this week", "month": "this month", "all": "all time"}
+Names = Callable[[str], str]  # a user or channel id → how to show it
+
+
+def days_text(days: str) -> str:
+    return _DAY_NAMES.get(days, days.replace(",", ", "))
+
+
+def schedule_text(schedule: Schedule) -> str:
+    window = (
+        f"open for {schedule.window_hours} h"
+        if schedule.window_hours
+        else "open until the next one"
+    )
+    recap = "; Monday's post recaps last week" if schedule.recap else ""
+    return (
+        f"a question at {schedule.at} {schedule.tz} on {days_text(schedule.days)}, {window}{recap}"
+    )
+
+
+def schedule_set(schedule: Schedule) -> str:
+    return f"Scheduled here: {schedule_text(schedule)}."
+
+
+def schedule_shown(schedule: Schedule | None) -> str:
+    if schedule is None:
+        return (
+            "No daily question is scheduled here. An admin can start one with "
+            "/tutor schedule 09:00 Europe/Berlin weekdays (or daily, or mon,wed,fri)."
+        )
+    return f"Daily quick-check here: {schedule_text(schedule)}. Stop it with /tutor schedule off."
+
+
+def schedule_removed(removed: bool) -> str:
+    if removed:
+        return "Stopped: no more daily questions in this channel. Scores are kept."
+    return "There was no daily schedule in this channel, so nothing changed."
+
+
+def daily_lines(question: Question, closes_at: str | None) -> list[str]:
+    """The daily post as plain text (the Slack message's `text` and the local chat)."""
+    lines = ["Daily quick-check", *question_lines(question)]
+    if closes_at:
+        lines.append(f"Open until {closes_at.replace('T', ' ').replace('+00:00', ' UTC')}.")
+    return lines
+
+
+def reveal_lines(reveal: Reveal) -> list[str]:
+    """The answer, why, why the popular wrong choice is wrong, and who chose what."""
+    question = reveal.question
+    right = question.answer
+    lines = [f"Answer: {right.lower()}) {_explained(question, right)}"]
+    wrong = reveal.popular_wrong
+    if wrong:
+        lines.append(
+            f"The most chosen wrong answer was {wrong.lower()}) {_explained(question, wrong)}"
+        )
+    if not reveal.total:
+        lines.append("Nobody answered this one.")
+        return lines
+    people = "person" if reveal.total == 1 else "people"
+    shares = ", ".join(
+        f"{x.lower()}) {reveal.counts[x]} ({reveal.share(x):.0%})" for x in question.letters
+    )
+    lines.append(f"{reveal.total} {people} answered: {shares}.")
+    lines.append(f"Source: {question.source}")
+    return lines
+
+
+def team_board_lines(rows: list[Ranked], period: str, name_of: Names) -> list[str]:
+    """Learners in one team, by display name (never a mention, so nobody is pinged)."""
+    if not rows:
+        return [NO_DAILY_ANSWERS]
+    lines = [f"Team leaderboard, {_PERIOD_TITLES.get(period, period)}:"]
+    for row in rows:
+        s = row.standing
+        fire = f", streak {row.streak}" if row.streak else ""
+        lines.append(
+            f"{s.rank:>3}. {name_of(s.user)}  {s.points} pt  "
+            f"({s.correct}/{s.answered}, {s.accuracy:.0%}{fire})"
+        )
+    return lines
+
+
+def workspace_board_lines(standings: list[Standing], period: str, name_of: Names) -> list[str]:
+    if not standings:
+        return [NO_DAILY_ANSWERS]
+    lines = [f"Everyone, {_PERIOD_TITLES.get(period, period)}:"]
+    lines += [
+        f"{s.rank:>3}. {name_of(s.user)}  {s.points} pt  ({s.correct}/{s.answered})"
+        for s in standings
+    ]
+    return lines
+
+
+def teams_lines(teams: list[TeamStanding], period: str, channel_name: Names) -> list[str]:
+    """Teams ranked by accuracy × participation, so a big team does not win by size alone."""
+    if not teams:
+        return [NO_TEAMS]
+    lines = [f"Teams, {_PERIOD_TITLES.get(period, period)} (accuracy × participation):"]
+    lines += [
+        f"{t.rank:>3}. {channel_name(t.channel)}  {t.score:.0%}  (accuracy {t.accuracy:.0%}, "
+        f"participation {t.participation:.0%}, {t.members} member{'s' if t.members != 1 else ''})"
+        for t in teams
+    ]
+    return lines
+
+
+def recap_lines(recap: Recap, name_of: Names, channel_name: Names) -> list[str]:
+    """Monday's look back at last week."""
+    lines = ["Last week:"]
+    if recap.top:
+        lines += [f"  {s.rank}. {name_of(s.user)}  {s.points} pt" for s in recap.top]
+    else:
+        lines.append("  nobody answered here last week.")
+    if recap.teams:
+        lines.append("Teams:")
+        lines += [f"  {t.rank}. {channel_name(t.channel)}  {t.score:.0%}" for t in recap.teams[:5]]
+    return lines
+
+
+def pass_lines(report: PassReport) -> list[str]:
+    """What `tutor daily` did, one line per channel."""
+    lines = []
+    for reveal in report.revealed:
+        lines.append(
+            f"{reveal.post.channel}: revealed post {reveal.post.id} ({reveal.total} answered)"
+        )
+    for o in report.outcomes:
+        if o.status == "posted":
+            lines.append(
+                f"{o.channel}: posted {o.question_id} for {o.local_date} (post {o.post_id})"
+            )
+        elif o.status == "taken":
+            lines.append(f"{o.channel}: already posted for {o.local_date}; nothing to do")
+        elif o.status == "not_in_channel":
+            lines.append(
+                f"{o.channel}: the bot is not in this channel ({o.detail}); invite it with "
+                f"/invite @Study Tutor. Nothing claimed; the next pass tries again."
+            )
+        else:
+            lines.append(f"{o.channel}: posting failed ({o.detail}); the next pass tries again")
+    lines += [f"problem: {p}" for p in report.problems]
+    return lines or ["Nothing due."]
+
+
+def daily_answered(choice: str, total: int) -> str:
+    others = total - 1
+    crowd = f" with {others} other{'s' if others != 1 else ''}" if others else ""
+    return f"You answered {choice.lower()}{crowd}; the full answer comes when it closes."

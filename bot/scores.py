@@ -130,7 +130,16 @@ class Store:
         self._local = threading.local()
         db = self.db
         db.execute("PRAGMA journal_mode=WAL")
-        migrations.apply(db)
+        # Two processes may open a new file at once: take the write lock first, so one applies
+        # the migrations and the other waits, then finds nothing pending. (sqlite-utils'
+        # atomic() begins a deferred transaction, which cannot wait for that lock.)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            migrations.apply(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -335,3 +344,35 @@ class Store:
             order by times desc, last_asked desc limit ?
         """
         return [dict(row) for row in self.db.query(sql, [limit])]
+
+
+@migrations()
+def m003_daily_schedules_and_ledger(db: sqlite_utils.Database) -> None:
+    """Per-channel schedules, and the ledger that makes a daily post happen once per local day.
+
+    A daily post is claimed by inserting its posts row first (INSERT OR IGNORE against the unique
+    index below); `ts` stays empty until Slack accepts the message, and the row is deleted again
+    when posting fails. `revealed_at` is claimed the same way so a reveal happens once.
+    """
+    db["schedules"].create(
+        {
+            "team": str,
+            "channel": str,
+            "at": str,  # HH:MM, local time in `tz`
+            "tz": str,  # an IANA zone, e.g. Europe/Berlin
+            "days": str,  # a cron day_of_week field: mon-fri, *, mon,wed,fri
+            "window_hours": int,  # None: open until the next scheduled post
+            "recap": int,  # 1: Monday's post adds last week's top three and the team ranking
+            "created_by": str,
+            "created_at": str,
+        },
+        pk=("team", "channel"),
+        not_null={"team", "channel", "at", "tz", "days", "recap", "created_at"},
+    )
+    db["posts"].add_column("local_date", str)
+    db["posts"].add_column("revealed_at", str)
+    db.execute(
+        "create unique index idx_posts_daily_ledger on posts (team, channel, local_date) "
+        "where kind = 'daily'"
+    )
+    db["posts"].create_index(["kind", "closes_at"])

@@ -63,12 +63,19 @@ class Tutor:
         self.matcher = Matcher(catalog.knowledge, knobs)
         self.rng = rng or random.Random()
 
+    def __deepcopy__(self, memo: dict) -> Tutor:
+        """One shared tutor: copying it would copy the catalog, and its store is per thread anyway.
+
+        (Slack's bolt deep-copies a request's context for each lazy listener.)
+        """
+        return self
+
     # -- asking ---------------------------------------------------------------------------
 
     def ask(self, text: str, *, asker: str = "", now: dt.datetime) -> Lookup:
         """Answer a free-text question; weak answers are kept for curators (`tutor gaps`)."""
         lookup = self.matcher.lookup(text)
-        if lookup.best is None or lookup.confidence < self.matcher.knobs.threshold + 10:
+        if self.unsure(lookup):
             guess = lookup.best or (lookup.alternatives[0] if lookup.alternatives else None)
             if text.strip():
                 self.store.record_gap(
@@ -76,6 +83,10 @@ class Tutor:
                     confidence=lookup.confidence, now=now,
                 )  # fmt: skip
         return lookup
+
+    def unsure(self, lookup: Lookup) -> bool:
+        """No answer, or one close to the threshold: worth offering "did you mean"."""
+        return lookup.best is None or lookup.confidence < self.matcher.knobs.threshold + 10
 
     def entry(self, entry_id: str) -> Entry | None:
         return self.catalog.knowledge.get(entry_id)

@@ -29,7 +29,9 @@ def core_modules() -> list[Path]:
 def test_core_never_imports_slack():
     """No module outside bot/slack imports slack_bolt or slack_sdk, even lazily."""
     offenders = {
-        str(path.relative_to(BOT)): sorted(m for m in imported_modules(path) if m.startswith(SLACK_PACKAGES))
+        str(path.relative_to(BOT)): sorted(
+            m for m in imported_modules(path) if m.startswith(SLACK_PACKAGES)
+        )
         for path in core_modules()
     }
     assert {k: v for k, v in offenders.items() if v} == {}

@@ -23,7 +23,12 @@ def tutor(*args: str, stdin: str = "", cwd=SHIPPED_ROOT, env=None) -> subprocess
 
 def test_ask_json_shape(tmp_path):
     """`tutor ask --json` prints one object with the documented keys."""
-    result = tutor("ask", "--json", "which service for no-code training", env={"TUTOR_DB": str(tmp_path / "t.db")})
+    result = tutor(
+        "ask",
+        "--json",
+        "which service for no-code training",
+        env={"TUTOR_DB": str(tmp_path / "t.db")},
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert set(data) >= {"question", "answer", "confidence", "alternatives"}

@@ -20,11 +20,20 @@ from bot.commands import Command, parse
         ("help", Command("help")),
         ("", Command("help")),
         ("ask", Command("help")),
-        ("ask which service for no-code training", Command("ask", "which service for no-code training")),
-        ("which service for no-code training?", Command("ask", "which service for no-code training?")),
+        (
+            "ask which service for no-code training",
+            Command("ask", "which service for no-code training"),
+        ),
+        (
+            "which service for no-code training?",
+            Command("ask", "which service for no-code training?"),
+        ),
         ("<@U0TUTOR> quiz", Command("quiz")),
         ("quit", Command("quit")),
-        ("schedule 09:00 Europe/Berlin weekdays", Command("schedule", "09:00 Europe/Berlin weekdays")),
+        (
+            "schedule 09:00 Europe/Berlin weekdays",
+            Command("schedule", "09:00 Europe/Berlin weekdays"),
+        ),
     ],
 )
 def test_parse(text, expected):

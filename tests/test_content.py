@@ -45,7 +45,9 @@ BAD_CASES = [
         id="malformed-yaml",
     ),
     pytest.param(
-        MINI_KNOWLEDGE.replace("    why: It trains and tunes a model from labelled data with no code.\n", ""),
+        MINI_KNOWLEDGE.replace(
+            "    why: It trains and tunes a model from labelled data with no code.\n", ""
+        ),
         MINI_QUIZ,
         "knowledge/mini.yaml:2: 'automl' is missing 'why'",
         id="missing-field",

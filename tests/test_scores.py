@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.scores import Store
+from bot.scores import Store, migrations
 
 
 def add_post(store: Store, now: dt.datetime, **overrides) -> int:
@@ -77,7 +79,9 @@ def test_leaderboard_period_and_channel_filters(store, now):
     old = now - dt.timedelta(days=10)
     answer(store, add_post(store, old), "U1", True, old)
     answer(store, add_post(store, now, channel="C2"), "U2", True, now)
-    assert [s.user for s in store.leaderboard(team="T1", since=now - dt.timedelta(days=7))] == ["U2"]
+    assert [s.user for s in store.leaderboard(team="T1", since=now - dt.timedelta(days=7))] == [
+        "U2"
+    ]
     assert [s.user for s in store.leaderboard(team="T1", channel="C1")] == ["U1"]
     assert store.leaderboard(team="T2") == []
 
@@ -117,3 +121,17 @@ def test_times_must_carry_a_zone(store):
         assert "timezone-aware" in str(error)
     else:
         raise AssertionError("naive datetime accepted")
+
+
+def test_two_processes_creating_one_new_file_both_succeed(tmp_path):
+    """Migrations on a brand-new file are serialised: both openers end up with one schema."""
+    path = tmp_path / "new.db"
+    code = f"from bot.scores import Store; Store({str(path)!r})"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    errors = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+    applied = Store(path).db.execute("select count(*) from _sqlite_migrations").fetchone()[0]
+    assert applied == len(migrations._migrations)

@@ -102,4 +102,6 @@ def test_renamed_or_deprecated_entries_say_so():
 def test_coverage_table_in_readme_matches_the_files():
     """knowledge/README.md carries the coverage table that the files produce today."""
     readme = (SHIPPED_ROOT / "knowledge" / "README.md").read_text(encoding="utf-8")
-    assert coverage_table(CATALOG) in readme, "run `tutor coverage` and paste it into knowledge/README.md"
+    assert coverage_table(CATALOG) in readme, (
+        "run `tutor coverage` and paste it into knowledge/README.md"
+    )

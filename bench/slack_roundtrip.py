@@ -1,0 +1,139 @@
+"""Signed `/tutor <question>` to its response over loopback, beside bare bolt apps that only ack.
+
+All servers run the same way (gunicorn, one gthread worker, via bot.slack.serve.Server) and are
+measured in the same run, interleaved request by request, so machine noise hits them alike:
+
+  tutor      `tutor serve` (HTTP mode) answering from the shipped content, in the ack body
+  bare       a bolt app whose /tutor listener only calls ack(), process_before_response=True
+  bare-default  the same with bolt's default process_before_response=False (polls every 10 ms)
+
+Run: `make bench` or `python -m bench.slack_roundtrip [--requests N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.slack_stub import (
+    ROOT,
+    SIGNING_SECRET,
+    SlackRequests,
+    SlackStub,
+    free_port,
+    slack_env,
+    start,
+)
+
+QUESTION = "which service for no-code training"
+
+
+def bare_app(port: int, api_url: str, process_before_response: bool) -> None:
+    """Serve a bolt app that acks /tutor and does nothing else (the baseline)."""
+    from slack_bolt import App
+    from slack_bolt.adapter.wsgi import SlackRequestHandler
+    from slack_sdk import WebClient
+
+    from bot.slack.serve import Server
+
+    app = App(
+        client=WebClient(token="xoxb-bench", base_url=api_url),  # auth.test goes to the stand-in
+        signing_secret=SIGNING_SECRET,
+        process_before_response=process_before_response,
+    )
+    app.command("/tutor")(lambda ack: ack())
+    options = {"bind": f"127.0.0.1:{port}", "worker_class": "gthread", "threads": 8, "workers": 1}
+    Server(lambda: SlackRequestHandler(app), options).run()
+
+
+def start_bare(api_url: str, process_before_response: bool) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    args = [sys.executable, "-m", "bench.slack_roundtrip", "--bare", str(port), "--api", api_url]
+    if not process_before_response:
+        args.append("--default-mode")
+    process = subprocess.Popen(
+        args, cwd=ROOT, env=slack_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 30
+    url = f"http://127.0.0.1:{port}/slack/events"
+    factory = SlackRequests(url, SIGNING_SECRET)
+    while time.monotonic() < deadline:
+        try:
+            if factory.post(factory.slash("help")).status == 200:
+                return process, url
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the bare bolt app did not start")
+
+
+def measure(urls: dict[str, str], requests: int, warmup: int = 30) -> dict[str, list[float]]:
+    """Milliseconds per signed /tutor request, per server; requests interleaved."""
+    factories = {name: SlackRequests(url, SIGNING_SECRET) for name, url in urls.items()}
+    times: dict[str, list[float]] = {name: [] for name in urls}
+    for i in range(warmup + requests):
+        for name, factory in factories.items():
+            request = factory.slash(QUESTION)  # built and signed outside the timed part
+            started = time.perf_counter()
+            sent = factory.post(request)
+            elapsed = (time.perf_counter() - started) * 1000
+            if sent.status != 200:
+                raise RuntimeError(f"{name}: HTTP {sent.status} {sent.body[:200]}")
+            if i >= warmup:
+                times[name].append(elapsed)
+    return times
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def report(times: dict[str, list[float]]) -> list[str]:
+    base = statistics.median(times["bare"])
+    lines = [f"{'server':<14}{'p50 ms':>9}{'p90 ms':>9}{'p50 / bare':>12}"]
+    for name, values in times.items():
+        p50, p90 = percentile(values, 0.5), percentile(values, 0.9)
+        lines.append(f"{name:<14}{p50:>9.2f}{p90:>9.2f}{p50 / base:>11.2f}x")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.slack_roundtrip")
+    parser.add_argument("--requests", type=int, default=300, help="timed requests per server")
+    parser.add_argument("--bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--api", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--default-mode", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv if argv is not None else [])
+    if args.bare:
+        bare_app(args.bare, args.api, process_before_response=not args.default_mode)
+        return
+    stub = SlackStub().start()
+    processes = []
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            tutor = start(Path(tmp), stub.url, workers=1)
+            processes.append(tutor.process)
+            bare, bare_url = start_bare(stub.url, process_before_response=True)
+            default, default_url = start_bare(stub.url, process_before_response=False)
+            processes += [bare, default]
+            urls = {"tutor": tutor.url, "bare": bare_url, "bare-default": default_url}
+            answer = SlackRequests(tutor.url, SIGNING_SECRET).post(
+                SlackRequests(tutor.url, SIGNING_SECRET).slash(QUESTION)
+            )
+            print(f"/tutor {QUESTION} -> {answer.json()['text'].splitlines()[0]}")
+            print("\n".join(report(measure(urls, args.requests))))
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=15)
+            stub.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,335 @@
+"""The daily quick-check: scheduled posts, answer windows, reveals, streaks and team rankings.
+
+Pure use cases over the store. Talking to Slack (or to a terminal) goes through a `Poster`; time
+is always the `now` argument. A pass posts at most one question per channel and local date, no
+matter how many passes or processes run at once: the ledger row is claimed before posting.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.daily_store import DailyStore, TeamRow
+from bot.errors import NotInChannel, PostFailed
+from bot.quiz import Question, choose_question
+from bot.schedule import Due, Schedule, closes_at, due_today
+from bot.scores import Post, Standing, stamp
+from bot.tutor import LOCAL_TEAM, Tutor
+
+PERIODS = ("week", "month", "all")
+LOCAL_CHANNEL = "chat-daily"  # the local chat's pseudo-channel: a new question each UTC day
+LOCAL_SCHEDULE = Schedule(LOCAL_TEAM, LOCAL_CHANNEL, "00:00", "UTC", "*", catch_up=None)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A closed question's figures: how many chose each option, taken from the answers table."""
+
+    post: Post
+    question: Question
+    counts: dict[str, int]  # every letter of the question, zero included
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def share(self, letter: str) -> float:
+        return self.counts.get(letter, 0) / self.total if self.total else 0.0
+
+    @property
+    def popular_wrong(self) -> str | None:
+        """The wrong option chosen most often (the first letter on a tie); None if nobody erred."""
+        wrong = [x for x in self.question.letters if x != self.question.answer and self.counts[x]]
+        return max(wrong, key=lambda x: self.counts[x]) if wrong else None
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """A channel's place among teams: points per member per question, so size alone can't win."""
+
+    rank: int
+    channel: str
+    posts: int
+    members: int
+    answered: int
+    correct: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+    @property
+    def participation(self) -> float:
+        """The share of (member, question) pairs that got an answer."""
+        possible = self.members * self.posts
+        return self.answered / possible if possible else 0.0
+
+    @property
+    def score(self) -> float:
+        return self.accuracy * self.participation
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A learner's row on a team board."""
+
+    standing: Standing
+    streak: int
+
+
+@dataclass(frozen=True)
+class Recap:
+    """Monday's look back: last week's top three in the channel and the team ranking."""
+
+    top: tuple[Standing, ...]
+    teams: tuple[TeamStanding, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a pass did for one due schedule."""
+
+    channel: str
+    local_date: dt.date
+    status: str  # posted | taken | not_in_channel | failed
+    post_id: int | None = None
+    question_id: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class PassReport:
+    outcomes: tuple[Outcome, ...] = ()
+    revealed: tuple[Reveal, ...] = ()
+    problems: tuple[str, ...] = field(default=())
+
+
+class Poster(Protocol):
+    """Where daily questions go: Slack in production, a list or a terminal in tests and chat."""
+
+    def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
+        """Post the question; return the message ts. Raise NotInChannel or PostFailed."""
+        ...
+
+    def reveal(self, reveal: Reveal) -> None:
+        """Reply in the post's thread with the answer and figures, and mark the post closed."""
+        ...
+
+
+class Daily:
+    """The daily quick-check over one tutor (catalog, store, randomness)."""
+
+    def __init__(self, tutor: Tutor) -> None:
+        self.tutor = tutor
+        self.store = DailyStore(tutor.store)
+
+    def __deepcopy__(self, memo: dict) -> Daily:
+        return self  # one shared instance (bolt deep-copies context for lazy listeners)
+
+    # -- schedules ------------------------------------------------------------------------
+
+    def set_schedule(self, schedule: Schedule, *, by: str, now: dt.datetime) -> Schedule:
+        self.store.set_schedule(schedule, by=by, now=now)
+        return schedule
+
+    def schedule(self, *, team: str, channel: str) -> Schedule | None:
+        return self.store.schedule(team=team, channel=channel)
+
+    def remove_schedule(self, *, team: str, channel: str) -> bool:
+        return self.store.remove_schedule(team=team, channel=channel)
+
+    def schedules(self, *, team: str | None = None) -> list[Schedule]:
+        return self.store.schedules(team=team)
+
+    # -- a pass ---------------------------------------------------------------------------
+
+    def run_pass(
+        self, poster: Poster, *, now: dt.datetime, team: str | None = None,
+        channel: str | None = None,
+    ) -> PassReport:  # fmt: skip
+        """Reveal what has closed, post what is due, then reveal what those posts closed."""
+        revealed, problems = self.reveal_closed(poster, now=now, team=team, channel=channel)
+        outcomes = [
+            self.post_due(poster, due, now=now)
+            for schedule in self.store.schedules(team=team)
+            if channel in (None, schedule.channel) and (due := due_today(schedule, now))
+        ]
+        more, more_problems = self.reveal_closed(poster, now=now, team=team, channel=channel)
+        return PassReport(tuple(outcomes), revealed + more, problems + more_problems)
+
+    def post_due(self, poster: Poster, due: Due, *, now: dt.datetime) -> Outcome:
+        """Claim the channel's local date, post, and keep the claim only if Slack took it."""
+        schedule = due.schedule
+        team, channel = schedule.team, schedule.channel
+        question = self.next_question(team=team, channel=channel)
+        post_id = self.store.claim(
+            team=team, channel=channel, local_date=due.local_date, question_id=question.id,
+            section=question.section, topic=question.topic, now=now,
+            closes_at=closes_at(schedule, due.local_date, now),
+        )  # fmt: skip
+        if post_id is None:
+            return Outcome(channel, due.local_date, "taken")
+        post = self.tutor.store.post(post_id)
+        # a stale claim taken over keeps the question it was claimed with
+        question = self.tutor.catalog.questions.get(post.question_id) or question
+        recap = self.recap(schedule, due.local_date) if schedule.recap else None
+        try:
+            ts = poster.post_question(post, question, recap)  # type: ignore[arg-type]
+        except (NotInChannel, PostFailed) as error:
+            self.store.release(post_id)
+            status = "not_in_channel" if isinstance(error, NotInChannel) else "failed"
+            return Outcome(channel, due.local_date, status, None, question.id, str(error))
+        except BaseException:
+            self.store.release(post_id)
+            raise
+        self.store.mark_posted(post_id, ts=ts, now=now)
+        self.store.close_earlier(team=team, channel=channel, local_date=due.local_date, now=now)
+        return Outcome(channel, due.local_date, "posted", post_id, question.id)
+
+    def next_question(self, *, team: str, channel: str) -> Question:
+        """No repeats until the pool is used up; balanced sections; the team's weakest first."""
+        return choose_question(
+            self.tutor.catalog.questions,
+            asked=self.store.daily_question_ids(team=team, channel=channel),
+            weak_sections=self.tutor.store.weak_sections(team=team, channel=channel),
+            rng=self.tutor.rng,
+        )
+
+    def local_today(self, poster: Poster, *, now: dt.datetime) -> Post | None:
+        """The local chat's question of the day (posting it on first ask), after any reveal."""
+        self.reveal_closed(poster, now=now, team=LOCAL_TEAM, channel=LOCAL_CHANNEL)
+        due = due_today(LOCAL_SCHEDULE, now)
+        if due is None:
+            return None
+        self.post_due(poster, due, now=now)
+        return self.store.post_for(
+            team=LOCAL_TEAM, channel=LOCAL_CHANNEL, local_date=due.local_date
+        )
+
+    # -- reveals --------------------------------------------------------------------------
+
+    def reveal_closed(
+        self, poster: Poster, *, now: dt.datetime, team: str | None = None,
+        channel: str | None = None,
+    ) -> tuple[tuple[Reveal, ...], tuple[str, ...]]:  # fmt: skip
+        """Reveal every closed, unrevealed post once; a failed reveal is retried next pass."""
+        done, problems = [], []
+        for post in self.store.to_reveal(now, team=team, channel=channel):
+            if not self.store.claim_reveal(post.id, now):
+                continue
+            reveal = self.reveal_of(post)
+            if reveal is None:
+                continue
+            try:
+                poster.reveal(reveal)
+            except NotInChannel as error:  # keep the claim: retrying cannot help
+                problems.append(f"{post.channel}: {error}")
+                continue
+            except PostFailed as error:
+                self.store.release_reveal(post.id)
+                problems.append(f"{post.channel}: {error}")
+                continue
+            except BaseException:
+                self.store.release_reveal(post.id)
+                raise
+            done.append(reveal)
+        return tuple(done), tuple(problems)
+
+    def reveal_of(self, post: Post) -> Reveal | None:
+        question = self.tutor.catalog.questions.get(post.question_id)
+        if question is None:
+            return None
+        counts = self.store.choice_counts(post.id)
+        return Reveal(post, question, {x: counts.get(x, 0) for x in question.letters})
+
+    # -- standings ------------------------------------------------------------------------
+
+    def team_board(
+        self, *, team: str, channel: str, period: str = "week", now: dt.datetime, limit: int = 10
+    ) -> list[Ranked]:
+        """Learners in one channel (a team) with their streaks of scheduled questions answered."""
+        since = period_start(period, now, self._zone(team, channel))
+        rows = self.store.standings(team=team, channel=channel, since=since, limit=limit)
+        posts = self.store.daily_posts(team=team, channel=channel)
+        answered = self.store.answered_posts(
+            team=team, channel=channel, users=[s.user for s in rows]
+        )
+        return [Ranked(s, streak(posts, answered[s.user], now)) for s in rows]
+
+    def workspace_board(
+        self, *, team: str, period: str = "week", now: dt.datetime, limit: int = 10
+    ) -> list[Standing]:
+        """Everyone in the workspace on daily questions, across all channels."""
+        since = period_start(period, now, dt.UTC)
+        return self.store.standings(team=team, since=since, limit=limit)
+
+    def teams_board(
+        self, *, team: str, period: str = "week", now: dt.datetime,
+        until: dt.datetime | None = None,
+    ) -> list[TeamStanding]:  # fmt: skip
+        """Channels ranked by accuracy × participation, then accuracy, then answers."""
+        since = period_start(period, now, dt.UTC)
+        rows = self.store.team_rows(team=team, since=since, until=until)
+        return rank_teams(rows)
+
+    def streak(self, *, team: str, channel: str, user: str, now: dt.datetime) -> int:
+        posts = self.store.daily_posts(team=team, channel=channel)
+        answered = self.store.answered_posts(team=team, channel=channel, users=[user])
+        return streak(posts, answered[user], now)
+
+    def recap(self, schedule: Schedule, local_date: dt.date) -> Recap | None:
+        """On a Monday, last week's (Monday to Sunday, local) top three and team ranking."""
+        if local_date.weekday() != 0:
+            return None
+        zone = schedule.zone
+        until = dt.datetime.combine(local_date, dt.time(0), tzinfo=zone)
+        since = dt.datetime.combine(local_date - dt.timedelta(days=7), dt.time(0), tzinfo=zone)
+        top = self.store.standings(
+            team=schedule.team, channel=schedule.channel, since=since, until=until, limit=3
+        )
+        teams = rank_teams(self.store.team_rows(team=schedule.team, since=since, until=until))
+        return Recap(tuple(top), tuple(teams))
+
+    def _zone(self, team: str, channel: str) -> dt.tzinfo:
+        schedule = self.store.schedule(team=team, channel=channel)
+        return schedule.zone if schedule else dt.UTC
+
+
+def streak(posts_newest_first: list[Post], answered: set[int], now: dt.datetime) -> int:
+    """Consecutive scheduled questions answered, newest first; a still-open one may yet come.
+
+    Unscheduled days have no post, so a weekend never breaks a weekdays streak.
+    """
+    count = 0
+    for index, post in enumerate(posts_newest_first):
+        if post.id in answered:
+            count += 1
+            continue
+        still_open = post.closes_at is None or post.closes_at > stamp(now)
+        if index == 0 and still_open:
+            continue
+        break
+    return count
+
+
+def rank_teams(rows: list[TeamRow]) -> list[TeamStanding]:
+    unranked = [TeamStanding(0, r.channel, r.posts, r.members, r.answered, r.correct) for r in rows]
+    unranked.sort(key=lambda t: (-t.score, -t.accuracy, -t.answered, t.channel))
+    return [
+        TeamStanding(i, t.channel, t.posts, t.members, t.answered, t.correct)
+        for i, t in enumerate(unranked, start=1)
+    ]
+
+
+def period_start(period: str, now: dt.datetime, zone: dt.tzinfo) -> dt.datetime | None:
+    """The start of this calendar week (Monday) or month in `zone`; None for all time."""
+    local = now.astimezone(zone)
+    if period == "week":
+        day = local.date() - dt.timedelta(days=local.weekday())
+    elif period == "month":
+        day = local.date().replace(day=1)
+    else:
+        return None
+    return dt.datetime.combine(day, dt.time(0), tzinfo=zone)

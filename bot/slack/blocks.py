@@ -1,0 +1,197 @@
+"""Block Kit from the tutor's values: pure functions, next to the action ids their buttons use.
+
+Every builder returns a `Message` (blocks plus the plain `text` Slack shows in notifications and
+to screen readers). The words come from `bot.replies`; everything shown is escaped here, and mrkdwn
+holding text we did not write is `verbatim`, so Slack never turns it into links or mentions.
+
+Quiz buttons carry the post id and the chosen letter, never the correct one: anyone can read
+button values with the browser's developer tools, so grading happens on the server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from bot import replies
+from bot.knowledge import Entry
+from bot.matching import Lookup
+from bot.quiz import Question
+from bot.scores import Standing
+from bot.slack.text import clip, escape, mention
+from bot.tutor import Graded, Stats
+
+# Action ids. A family of buttons shares one regex, so one listener serves them all.
+ANSWER = re.compile(r"^answer_[a-e]$")  # one button per choice; value "<post id>:<letter>"
+SHOW_ENTRY = re.compile(r"^show_entry_\d+$")  # "did you mean" buttons; value = entry id
+QUIZ_ON_ENTRY = "quiz_on_entry"  # "quiz me on this"; value = entry id
+
+SECTION_TEXT = 3000  # Slack's limit for a section's text
+BUTTON_TEXT = 75  # Slack's limit for a button label
+FALLBACK_TEXT = 3000  # the plain `text` we send; Slack allows far more, people read far less
+
+KbGet = Callable[[str], Entry | None]
+
+
+@dataclass(frozen=True)
+class Message:
+    """What one Slack message needs: a plain-text fallback and the blocks."""
+
+    text: str
+    blocks: list[dict]
+
+    def as_kwargs(self) -> dict:
+        return {"text": self.text, "blocks": self.blocks}
+
+
+# -- the tutor's messages ---------------------------------------------------------------------
+
+
+def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable: bool) -> Message:
+    """An answer (or "I don't know"), the question echoed, and the buttons that follow from it."""
+    lines = replies.answer_lines(lookup, kb_get)
+    blocks = _sections(lines, bold_first=lookup.best is not None)
+    if asked:
+        blocks.append(_context(replies.you_asked(asked)))
+    buttons = []
+    if lookup.best is not None and quizzable:
+        buttons.append(_button(replies.QUIZ_ME, QUIZ_ON_ENTRY, lookup.best.entry.id))
+    if unsure:
+        buttons += [
+            _button(match.entry.means, f"show_entry_{i}", match.entry.id)
+            for i, match in enumerate(lookup.alternatives)
+        ]
+    if buttons:
+        blocks.append({"type": "actions", "block_id": "answer_actions", "elements": buttons})
+    return Message(_fallback(lines), blocks)
+
+
+def entry(found: Entry, kb_get: KbGet, *, quizzable: bool) -> Message:
+    """One entry, shown because the learner picked it from "did you mean"."""
+    lines = replies.entry_lines(found, kb_get)
+    blocks = _sections(lines, bold_first=True)
+    if quizzable:
+        button = _button(replies.QUIZ_ME, QUIZ_ON_ENTRY, found.id)
+        blocks.append({"type": "actions", "block_id": "entry_actions", "elements": [button]})
+    return Message(_fallback(lines), blocks)
+
+
+def question(post_id: int, asked: Question, *, heading: str = "") -> Message:
+    """A quiz question with one button per choice; for a private question or a channel post.
+
+    `heading` (e.g. "Today's quick check") goes above the question when given.
+    """
+    first, *choices = replies.question_lines(asked)
+    prompt = replies.choice_prompt(asked)
+    blocks = [_section(f"*{escape(heading)}*")] if heading else []
+    blocks += [_section(escape(first)), _section(escape("\n".join(choices)))]
+    buttons = [
+        _button(letter, f"answer_{letter.lower()}", answer_value(post_id, letter))
+        for letter in asked.letters
+    ]
+    blocks.append({"type": "actions", "block_id": f"quiz_{post_id}", "elements": buttons})
+    lines = [heading, first, *choices, prompt] if heading else [first, *choices, prompt]
+    return Message(_fallback(lines), blocks)
+
+
+def feedback(graded: Graded) -> Message:
+    """Right or wrong, why the chosen choice is right or wrong, why the correct one is right."""
+    return lines(replies.feedback_lines(graded), bold_first=True)
+
+
+def leaderboard(standings: list[Standing], period: str) -> Message:
+    """The leaderboard with people as mentions; only for private places (ephemeral, Home, DM)."""
+    tagged = [dataclasses.replace(s, user=_tag(s.rank)) for s in standings]
+    shown = replies.leaderboard_lines(tagged, period)
+    text = escape("\n".join(shown))
+    for s in standings:
+        text = text.replace(_tag(s.rank), mention(s.user))
+    return Message(clip(text, FALLBACK_TEXT), _chunks(text.split("\n")))
+
+
+def stats(numbers: Stats) -> Message:
+    return lines(replies.stats_lines(numbers))
+
+
+def help_text() -> Message:
+    """The help, in a code block so its columns line up."""
+    text = escape(replies.HELP)
+    return Message(text, [_section(f"```{text}```")])
+
+
+def lines(said: Iterable[str], *, bold_first: bool = False) -> Message:
+    """Any other reply: the lines, escaped, in as many sections as the limit needs."""
+    said = list(said)
+    return Message(_fallback(said), _sections(said, bold_first=bold_first))
+
+
+def home(numbers: Stats, standings: list[Standing], period: str = "all") -> dict:
+    """The App Home view: the learner's progress and the leaderboard."""
+    board = leaderboard(standings, period)
+    blocks = [
+        {"type": "header", "text": {"type": "plain_text", "text": replies.HOME_TITLE}},
+        _section(f"*{escape(replies.YOUR_STATS)}*"),
+        *stats(numbers).blocks,
+        {"type": "divider"},
+        *board.blocks,
+    ]
+    return {"type": "home", "blocks": blocks}
+
+
+# -- button values ----------------------------------------------------------------------------
+
+
+def answer_value(post_id: int, letter: str) -> str:
+    return f"{post_id}:{letter}"
+
+
+def read_answer_value(value: str) -> tuple[int, str] | None:
+    """(post id, letter) from an answer button's value; None when it is not one of ours."""
+    post, _, letter = value.partition(":")
+    return (int(post), letter) if post.isdigit() and letter else None
+
+
+# -- building blocks --------------------------------------------------------------------------
+
+
+def _section(mrkdwn: str) -> dict:
+    text = {"type": "mrkdwn", "text": clip(mrkdwn, SECTION_TEXT), "verbatim": True}
+    return {"type": "section", "text": text}
+
+
+def _context(plain: str) -> dict:
+    text = {"type": "mrkdwn", "text": clip(escape(plain), SECTION_TEXT), "verbatim": True}
+    return {"type": "context", "elements": [text]}
+
+
+def _button(label: str, action_id: str, value: str) -> dict:
+    text = {"type": "plain_text", "text": clip(label, BUTTON_TEXT)}
+    return {"type": "button", "text": text, "action_id": action_id, "value": value}
+
+
+def _sections(said: list[str], *, bold_first: bool) -> list[dict]:
+    shown = [escape(line) for line in said]
+    if bold_first and shown:
+        shown[0] = f"*{shown[0]}*"
+    return _chunks(shown)
+
+
+def _chunks(shown: list[str]) -> list[dict]:
+    """Escaped lines packed into sections of at most SECTION_TEXT characters each."""
+    sections: list[str] = []
+    for line in shown:
+        if sections and len(sections[-1]) + 1 + len(line) <= SECTION_TEXT:
+            sections[-1] += "\n" + line
+        else:
+            sections.append(line)
+    return [_section(text) for text in sections if text.strip()]
+
+
+def _fallback(said: list[str]) -> str:
+    return clip(escape("\n".join(said)), FALLBACK_TEXT)
+
+
+def _tag(rank: int) -> str:
+    return f"\x00{rank}\x00"

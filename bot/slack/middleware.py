@@ -1,0 +1,68 @@
+"""What runs around the handlers: the tutor in context, one delivery per event, lazy guards."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+from slack_bolt import BoltContext, BoltResponse
+
+from bot.scores import Store
+from bot.slack.handlers import Clock, on_error
+from bot.tutor import Tutor
+
+Next = Callable[[], BoltResponse]
+
+
+def provide(tutor: Tutor, clock: Clock) -> Callable[..., BoltResponse]:
+    """A middleware putting `tutor` and `clock` in context, where handlers ask for them by name."""
+
+    def provide_tutor(context: BoltContext, next_: Next) -> BoltResponse:
+        context["tutor"] = tutor
+        context["clock"] = clock
+        return next_()
+
+    return provide_tutor
+
+
+def once_per_event(store: Store, clock: Clock) -> Callable[..., BoltResponse]:
+    """A middleware that answers a retried or doubly delivered event with 200 and nothing else.
+
+    The claim is an insert the database keeps unique (`Store.first_delivery`), so it holds across
+    threads, gunicorn workers and Socket Mode connections sharing the file.
+    """
+
+    def dedupe_events(body: dict, next_: Next) -> BoltResponse:
+        event_id = body.get("event_id")
+        if event_id and not store.first_delivery(event_id, clock()):
+            return BoltResponse(status=200, body="")
+        return next_()
+
+    return dedupe_events
+
+
+_ERROR_ARGS = ("body", "logger", "respond", "say")
+
+
+def guarded(work: Callable[..., None]) -> Callable[..., None]:
+    """`work` as a lazy listener whose failures reach `on_error` like everyone else's.
+
+    bolt runs lazy listeners on a thread after the ack and, when one raises, logs a single line
+    without the traceback and tells no one (slack_bolt/lazy_listener/internals.py). The wrapper
+    asks bolt for `work`'s arguments plus what `on_error` needs (bolt injects by parameter name,
+    read from the signature), calls `work`, and hands any exception to `on_error`.
+    """
+    names = inspect.getfullargspec(work).args
+    wanted = [*names, *(n for n in _ERROR_ARGS if n not in names)]
+
+    def run(**given: object) -> None:
+        try:
+            work(**{name: given[name] for name in names})
+        except Exception as error:
+            on_error(error, *(given[n] for n in _ERROR_ARGS))  # type: ignore[arg-type]
+
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    run.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in wanted])  # type: ignore[attr-defined]
+    run.__name__ = run.__qualname__ = work.__name__
+    run.__doc__ = work.__doc__
+    return run

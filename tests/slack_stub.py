@@ -1,0 +1,524 @@
+"""Slack without Slack: a recording Web API stand-in, signed requests, a real `tutor serve`.
+
+`SlackStub` listens on 127.0.0.1 (port 0), records every call (method, headers, parsed body) and
+answers like Slack: `auth.test` with the bot's ids, `/webhook/…` for response_url posts, `{"ok":
+true}` for the rest. It can be told to answer a method with a 429 (and Retry-After), an
+`ok: false` error, or a 500, a given number of times. It also speaks just enough WebSocket for
+Socket Mode: `apps.connections.open` hands out its own ws:// URL.
+
+`SlackRequests` builds slash commands (form-encoded), interactivity (`payload=` form), Events API
+envelopes (JSON) and url_verification, and signs them with the v0 scheme.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import hmac
+import itertools
+import json
+import os
+import queue
+import select
+import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+BOT_USER = "U0TUTORBOT"
+BOT_ID = "B0TUTORBOT"
+TEAM = "T0TUTOR01"
+APP_ID = "A0TUTOR001"
+STUDENT = "U0STUDENT1"
+CHANNEL = "C0QUIZ0001"
+DM = "D0STUDENT1"
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+@dataclass
+class Call:
+    """One request the stand-in received."""
+
+    path: str  # "chat.postMessage", "auth.test", "webhook/…"
+    headers: dict[str, str]
+    body: dict
+
+    def text(self) -> str:
+        """Every string in the body, as JSON, for checks that must look everywhere."""
+        return json.dumps(self.body)
+
+
+@dataclass
+class _Script:
+    status: int = 200
+    error: str = ""
+    retry_after: int | None = None
+    times: int = 1
+
+
+@dataclass
+class SlackStub:
+    """A recording stand-in for https://slack.com/api/ (see the module docstring)."""
+
+    calls: list[Call] = field(default_factory=list)
+    scripts: dict[str, list[_Script]] = field(default_factory=dict)
+    envelopes: queue.Queue = field(default_factory=queue.Queue)  # to push over Socket Mode
+    acks: list[dict] = field(default_factory=list)  # Socket Mode acks received
+
+    def start(self) -> SlackStub:
+        stub = self
+
+        class Handler(_Handler):
+            owner = stub
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def response_url(self, name: str = "r1") -> str:
+        return f"{self.url}webhook/{name}"
+
+    # -- scripting and reading ----------------------------------------------------------------
+
+    def fail(
+        self,
+        path: str,
+        *,
+        status: int = 200,
+        error: str = "",
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next `times` calls to `path` with a 429/500 or an `ok: false` error."""
+        self.scripts.setdefault(path, []).append(_Script(status, error, retry_after, times))
+
+    def reset(self) -> None:
+        self.calls.clear()
+        self.scripts.clear()
+        self.acks.clear()
+
+    def called(self, path: str | None = None) -> list[Call]:
+        """Calls to `path` (a Web API method, or a prefix such as "webhook/"); all but auth.test."""
+        return [
+            c
+            for c in list(self.calls)
+            if (path is None and c.path != "auth.test")
+            or (path is not None and c.path.startswith(path))
+        ]
+
+    def wait_for(self, path: str | None, count: int = 1, *, within: float = 5.0) -> list[Call]:
+        """Poll until at least `count` calls to `path` arrived (or the deadline passed)."""
+        deadline = time.monotonic() + within
+        while len(self.called(path)) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.called(path)
+
+    def settle(self, quiet: float = 0.3, *, within: float = 5.0) -> list[Call]:
+        """Wait until no call came for `quiet` seconds; then every call (for "no more" checks)."""
+        deadline, seen, last = time.monotonic() + within, -1, time.monotonic()
+        while time.monotonic() < deadline:
+            if len(self.calls) != seen:
+                seen, last = len(self.calls), time.monotonic()
+            elif time.monotonic() - last >= quiet:
+                break
+            time.sleep(0.02)
+        return self.called()
+
+    def _answer(self, path: str) -> tuple[int, dict, dict[str, str]]:
+        for script in self.scripts.get(path, []):
+            if script.times > 0:
+                script.times -= 1
+                headers = {"Retry-After": str(script.retry_after)} if script.retry_after else {}
+                if script.status != 200:
+                    error = "ratelimited" if script.status == 429 else "internal_error"
+                    return script.status, {"ok": False, "error": error}, headers
+                return 200, {"ok": False, "error": script.error}, headers
+        return 200, _canned(path, self), {}
+
+
+def _canned(path: str, stub: SlackStub) -> dict:
+    if path == "auth.test":
+        return {
+            "ok": True,
+            "user_id": BOT_USER,
+            "bot_id": BOT_ID,
+            "team_id": TEAM,
+            "user": "tutor",
+            "team": "Study",
+        }
+    if path == "apps.connections.open":
+        return {"ok": True, "url": stub.url.replace("http://", "ws://") + "link/"}
+    if path in ("chat.postMessage", "chat.postEphemeral"):
+        return {"ok": True, "channel": CHANNEL, "ts": f"{time.time():.6f}", "message_ts": "1.0"}
+    return {"ok": True}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: SlackStub
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/link"):
+            _socket_mode(self, self.owner)
+            return
+        self._send(404, {"ok": False, "error": "unknown_method"}, {})
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+        path = urllib.parse.urlparse(self.path).path.strip("/")
+        path = path.removeprefix("api/")
+        body = _parse(raw, self.headers.get("Content-Type", ""))
+        self.owner.calls.append(Call(path, dict(self.headers.items()), body))
+        if path.startswith("webhook/"):
+            self._send(200, None, {})
+            return
+        self._send(*self.owner._answer(path))
+
+    def _send(self, status: int, body: dict | None, headers: dict[str, str]) -> None:
+        data = b"ok" if body is None else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain" if body is None else "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def _parse(raw: str, content_type: str) -> dict:
+    if "json" in content_type or raw.startswith("{"):
+        return json.loads(raw or "{}")
+    return {k: v[0] for k, v in urllib.parse.parse_qs(raw).items()}
+
+
+# -- Socket Mode: just enough WebSocket (RFC 6455) to push envelopes and read acks ------------
+
+
+def _socket_mode(handler: _Handler, stub: SlackStub) -> None:
+    accept = base64.b64encode(
+        hashlib.sha1((handler.headers["Sec-WebSocket-Key"] + WS_GUID).encode()).digest()
+    ).decode()
+    handler.send_response(101)
+    handler.send_header("Upgrade", "websocket")
+    handler.send_header("Connection", "Upgrade")
+    handler.send_header("Sec-WebSocket-Accept", accept)
+    handler.end_headers()
+    handler.wfile.flush()
+    conn: socket.socket = handler.connection
+    _ws_send(conn, json.dumps({"type": "hello", "num_connections": 1}))
+    while True:
+        with contextlib.suppress(queue.Empty):
+            _ws_send(conn, json.dumps(stub.envelopes.get_nowait()))
+        if not select.select([conn], [], [], 0.05)[0]:
+            continue
+        try:
+            opcode, data = _ws_read(conn)
+        except (EOFError, OSError):
+            return
+        if opcode == 8:  # close
+            return
+        if opcode == 9:  # ping
+            _ws_send(conn, data.decode(), opcode=10)
+        elif opcode == 1:
+            stub.acks.append(json.loads(data))
+
+
+def _ws_send(conn: socket.socket, text: str, opcode: int = 1) -> None:
+    data = text.encode()
+    head = bytes([0x80 | opcode])
+    if len(data) < 126:
+        head += bytes([len(data)])
+    elif len(data) < 65536:
+        head += bytes([126]) + struct.pack("!H", len(data))
+    else:
+        head += bytes([127]) + struct.pack("!Q", len(data))
+    conn.sendall(head + data)
+
+
+def _ws_read(conn: socket.socket) -> tuple[int, bytes]:
+    first = _recv(conn, 2)
+    opcode, length = first[0] & 0x0F, first[1] & 0x7F
+    if length == 126:
+        length = struct.unpack("!H", _recv(conn, 2))[0]
+    elif length == 127:
+        length = struct.unpack("!Q", _recv(conn, 8))[0]
+    mask = _recv(conn, 4) if first[1] & 0x80 else b"\0\0\0\0"
+    data = bytes(b ^ mask[i % 4] for i, b in enumerate(_recv(conn, length)))
+    return opcode, data
+
+
+def _recv(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            raise EOFError("the client went away")
+        data += chunk
+    return data
+
+
+# -- signed requests --------------------------------------------------------------------------
+
+
+def sign(secret: str, body: str, timestamp: int | None = None) -> dict[str, str]:
+    """Slack's v0 signature headers for `body`."""
+    ts = str(int(time.time()) if timestamp is None else timestamp)
+    mac = hmac.new(secret.encode(), f"v0:{ts}:{body}".encode(), hashlib.sha256).hexdigest()
+    return {"X-Slack-Request-Timestamp": ts, "X-Slack-Signature": f"v0={mac}"}
+
+
+@dataclass(frozen=True)
+class Sent:
+    status: int
+    headers: dict[str, str]
+    body: str
+
+    def json(self) -> dict:
+        return json.loads(self.body)
+
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class SlackRequests:
+    """Requests shaped exactly as Slack sends them, signed with `secret`, posted to `url`."""
+
+    url: str
+    secret: str
+    response_url: Callable[[str], str] = lambda name: f"https://hooks.slack.com/commands/{name}"
+
+    # -- bodies -------------------------------------------------------------------------------
+
+    def slash(self, text: str, *, user: str = STUDENT, channel: str = CHANNEL) -> tuple[str, str]:
+        fields = {
+            "token": "legacy-verification-token", "team_id": TEAM, "team_domain": "study",
+            "channel_id": channel, "channel_name": "quiz", "user_id": user, "user_name": "student",
+            "command": "/tutor", "text": text, "api_app_id": APP_ID,
+            "is_enterprise_install": "false", "response_url": self.response_url(f"cmd{next(_ids)}"),
+            "trigger_id": f"{next(_ids)}.1.abc",
+        }  # fmt: skip
+        return urllib.parse.urlencode(fields), "application/x-www-form-urlencoded"
+
+    def action(
+        self, action_id: str, value: str, *, user: str = STUDENT, block_id: str = "b1"
+    ) -> tuple[str, str]:
+        payload = {
+            "type": "block_actions",
+            "user": {"id": user, "username": "student", "name": "student", "team_id": TEAM},
+            "api_app_id": APP_ID, "token": "legacy-verification-token",
+            "container": {
+                "type": "message", "message_ts": "1773470000.000100", "channel_id": CHANNEL,
+                "is_ephemeral": True,
+            },
+            "trigger_id": f"{next(_ids)}.1.abc", "team": {"id": TEAM, "domain": "study"},
+            "channel": {"id": CHANNEL, "name": "quiz"}, "state": {"values": {}},
+            "response_url": self.response_url(f"act{next(_ids)}"),
+            "actions": [{
+                "action_id": action_id, "block_id": block_id, "value": value, "type": "button",
+                "text": {"type": "plain_text", "text": "B"}, "action_ts": f"{time.time():.6f}",
+            }],
+        }  # fmt: skip
+        return urllib.parse.urlencode(
+            {"payload": json.dumps(payload)}
+        ), "application/x-www-form-urlencoded"
+
+    def event(self, event: dict, *, event_id: str | None = None) -> tuple[str, str]:
+        envelope = {
+            "token": "legacy-verification-token", "team_id": TEAM, "api_app_id": APP_ID,
+            "event": event, "type": "event_callback", "event_id": event_id or f"Ev{next(_ids):08d}",
+            "event_time": int(time.time()),
+            "authorizations": [{
+                "enterprise_id": None, "team_id": TEAM, "user_id": BOT_USER, "is_bot": True,
+                "is_enterprise_install": False,
+            }],
+            "is_ext_shared_channel": False, "event_context": "4-abc",
+        }  # fmt: skip
+        return json.dumps(envelope), "application/json"
+
+    def url_verification(self, challenge: str) -> tuple[str, str]:
+        body = {
+            "token": "legacy-verification-token",
+            "challenge": challenge,
+            "type": "url_verification",
+        }
+        return json.dumps(body), "application/json"
+
+    # -- sending ------------------------------------------------------------------------------
+
+    def post(
+        self,
+        request: tuple[str, str],
+        *,
+        headers: dict[str, str] | None = None,
+        timestamp: int | None = None,
+        signed: bool = True,
+    ) -> Sent:
+        body, content_type = request
+        sent = {
+            "Content-Type": content_type,
+            **(sign(self.secret, body, timestamp) if signed else {}),
+        }
+        sent.update(headers or {})
+        req = urllib.request.Request(self.url, data=body.encode(), headers=sent, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:
+                return Sent(
+                    response.status, dict(response.headers.items()), response.read().decode()
+                )
+        except urllib.error.HTTPError as error:
+            return Sent(error.code, _lower(error.headers.items()), error.read().decode())
+
+
+def mention_event(
+    text: str, *, user: str = STUDENT, ts: str = "1773470001.000300", thread_ts: str | None = None
+) -> dict:
+    event = {
+        "type": "app_mention",
+        "user": user,
+        "text": f"<@{BOT_USER}> {text}",
+        "ts": ts,
+        "channel": CHANNEL,
+        "event_ts": ts,
+    }
+    if thread_ts:
+        event["thread_ts"] = thread_ts
+    return event
+
+
+def dm_event(text: str, *, user: str = STUDENT, **extra: object) -> dict:
+    ts = f"{time.time():.6f}"
+    event = {
+        "type": "message",
+        "channel": DM,
+        "channel_type": "im",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "event_ts": ts,
+        "client_msg_id": f"m{next(_ids)}",
+    }
+    event.update(extra)
+    return event
+
+
+def home_event(tab: str = "home", *, user: str = STUDENT) -> dict:
+    return {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": DM,
+        "tab": tab,
+        "event_ts": f"{time.time():.6f}",
+    }
+
+
+# -- a real `tutor serve` process: HTTP mode on a free loopback port -------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT_TOKEN = "xoxb-e2e-0000-secret-bot-token"
+SIGNING_SECRET = "e2e-signing-secret-not-for-logs"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def slack_env(**settings: str) -> dict[str, str]:
+    """This process's environment without any SLACK_* or TUTOR_* leaking in, plus `settings`."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("SLACK_", "TUTOR_", "PORT", "WEB_CONCURRENCY"))
+    }
+    return {**env, **settings}
+
+
+@dataclass
+class Server:
+    """A running `tutor serve`; its log is a file, its database a file."""
+
+    process: subprocess.Popen
+    port: int
+    db: Path
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/slack/events"
+
+    def logged(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def rows(self, table: str) -> int:
+        with sqlite3.connect(self.db) as conn:
+            return conn.execute(f"select count(*) from {table}").fetchone()[0]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start(
+    tmp: Path, api_url: str, *, content: Path | None = None, workers: int = 2, within: float = 30
+) -> Server:
+    """Start `tutor serve` and wait (polling /healthz, with a deadline) until it answers."""
+    port, db, log = free_port(), tmp / "tutor.db", tmp / "serve.log"
+    env = slack_env(
+        SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET, SLACK_API_URL=api_url,
+        TUTOR_DB=str(db), WEB_CONCURRENCY=str(workers),
+        **({"TUTOR_CONTENT": str(content)} if content else {}),
+    )  # fmt: skip
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+        )
+    server = Server(process, port, db, log)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"tutor serve exited with {process.returncode}:\n{server.logged()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
+                if response.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"tutor serve did not answer /healthz in {within}s:\n{server.logged()}")
+
+
+def _lower(headers) -> dict[str, str]:
+    return {key.lower(): value for key, value in headers}

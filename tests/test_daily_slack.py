@@ -1,0 +1,238 @@
+"""The daily quick-check's Slack side against the recording stand-in: posts, reveals, commands."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from apscheduler.schedulers.background import BackgroundScheduler
+from slack_bolt import BoltContext, BoltRequest
+from slack_sdk import WebClient
+from slack_sdk.models.blocks import Block
+
+from bot import replies
+from bot.config import Settings
+from bot.slack.app import create_app
+from bot.slack.daily import (
+    DisplayNames,
+    SlackPoster,
+    daily_reply,
+    question_message,
+    sync_jobs,
+    wants_daily,
+)
+from tests.daily_stub import TEAM, berlin, make_daily, utc
+from tests.slack_stub import SIGNING_SECRET, STUDENT, SlackRequests, SlackStub, sign
+
+TUESDAY_9 = utc(2026, 12, 1, 8, 0)
+
+
+@pytest.fixture
+def stub():
+    stub = SlackStub().start()
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture
+def client(stub):
+    return WebClient(token="xoxb-test", base_url=stub.url)
+
+
+class FakeUsers:
+    """A WebClient stand-in for users.info only: names and admin flags."""
+
+    def __init__(self, users: dict[str, dict]) -> None:
+        self.users = users
+        self.asked: list[str] = []
+
+    def users_info(self, user: str) -> dict:
+        self.asked.append(user)
+        return {"ok": True, "user": self.users.get(user, {"name": user})}
+
+
+def valid(blocks: list[dict]) -> None:
+    parsed = Block.parse_all(blocks)
+    assert None not in parsed
+    for block in parsed:
+        block.to_dict()
+
+
+def test_daily_post_is_a_valid_message_with_buttons_and_no_answer(tmp_path, stub, client):
+    """The post goes to C123 with text, valid blocks, one button per choice and no answer leak."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
+    (call,) = stub.called("chat.postMessage")
+    assert call.body["channel"] == "C123" and call.body["text"]
+    blocks = call.body["blocks"]
+    valid(blocks)
+    assert len(blocks) <= 50
+    (actions,) = [b for b in blocks if b["type"] == "actions"]
+    assert len(actions["elements"]) == 4
+    assert "correct" not in call.text().lower()
+    post = daily.tutor.store.post(report.outcomes[0].post_id)
+    assert post.ts  # the ts Slack returned is kept for the reveal
+
+
+@pytest.mark.parametrize("error", ["not_in_channel", "channel_not_found"])
+def test_slack_saying_not_in_channel_leaves_the_day_unclaimed(tmp_path, stub, client, error):
+    """not_in_channel / channel_not_found: the pass says so and claims nothing."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    stub.fail("chat.postMessage", error=error)
+    report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
+    assert [(o.status, o.detail) for o in report.outcomes] == [("not_in_channel", error)]
+    assert "invite it" in "\n".join(replies.pass_lines(report))
+    assert daily.store.db.execute("select count(*) from posts").fetchone()[0] == 0
+    daily.run_pass(SlackPoster(client), now=utc(2026, 12, 1, 8, 1))
+    assert len(stub.called("chat.postMessage")) == 2  # the refused one, then the real one
+
+
+def test_reveal_updates_the_post_and_answers_in_its_thread(tmp_path, stub, client):
+    """At close: chat.update removes the buttons, and a thread reply gives answer and figures."""
+    daily = make_daily(tmp_path)
+    berlin(daily, window_hours=4)
+    report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
+    post = daily.tutor.store.post(report.outcomes[0].post_id)
+    for user, choice in (("U1", "B"), ("U2", "A"), ("U3", "B")):
+        daily.tutor.answer(post_id=post.id, user=user, choice=choice, now=utc(2026, 12, 1, 9))
+    stub.reset()
+    daily.run_pass(SlackPoster(client), now=utc(2026, 12, 1, 12, 0))
+    (update,) = stub.called("chat.update")
+    assert update.body["ts"] == post.ts
+    assert not [b for b in update.body["blocks"] if b["type"] == "actions"]
+    assert replies.DAILY_CLOSED.split(":")[0] in update.text()
+    valid(update.body["blocks"])
+    (thread,) = stub.called("chat.postMessage")
+    assert thread.body["thread_ts"] == post.ts
+    assert "3 people answered" in thread.body["text"]
+    assert "a) 1 (33%)" in thread.body["text"] and "b) 2 (67%)" in thread.body["text"]
+
+
+def test_admin_can_schedule_and_others_are_refused(tmp_path):
+    """TUTOR_ADMINS and workspace admins may schedule; anyone else gets a polite refusal."""
+    daily = make_daily(tmp_path)
+    names = DisplayNames(FakeUsers({"UOWNER": {"is_owner": True}, "UJOE": {"name": "joe"}}))
+    where = {"team": TEAM, "channel": "C9", "now": TUESDAY_9}
+    said, public = daily_reply(
+        "schedule 9:00 Europe/Berlin weekdays", daily, names, user="UJOE", admins=(), **where
+    )
+    assert said.text == replies.NOT_ADMIN and not public
+    assert daily.schedules() == []
+    said, public = daily_reply(
+        "schedule 9:00 Europe/Berlin weekdays", daily, names, user="UOWNER", admins=(), **where
+    )
+    assert public and daily.schedule(team=TEAM, channel="C9").at == "09:00"
+    said, _ = daily_reply("schedule daily", daily, names, user="UADM", admins=("UADM",), **where)
+    assert "time zone" in said.text or "time of day" in said.text
+    said, _ = daily_reply("schedule", daily, names, user="UJOE", admins=(), **where)
+    assert "Europe/Berlin" in said.text
+    said, public = daily_reply("schedule off", daily, names, user="UADM", admins=("UADM",), **where)
+    assert public and daily.schedules() == []
+
+
+def test_team_leaderboard_uses_display_names_not_mentions(tmp_path, client):
+    """`/tutor leaderboard` in a scheduled channel names people without pinging them."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
+    post_id = report.outcomes[0].post_id
+    daily.tutor.answer(post_id=post_id, user="U0ANA", choice="B", now=utc(2026, 12, 1, 9))
+    users = FakeUsers({"U0ANA": {"profile": {"display_name": "Ana <3"}}})
+    said, public = daily_reply(
+        "leaderboard", daily, DisplayNames(users), team=TEAM, channel="C123", user="U0ANA",
+        admins=(), now=utc(2026, 12, 1, 10),
+    )  # fmt: skip
+    text = said.text + str(said.blocks)
+    assert "Ana &lt;3" in text and "<@" not in text and "U0ANA" not in text
+    assert not public
+
+
+def test_teams_leaderboard_links_channels_without_pinging(tmp_path, client):
+    """`/tutor leaderboard teams` ranks channels; channel links notify nobody."""
+    daily = make_daily(tmp_path)
+    berlin(daily, "C123")
+    berlin(daily, "C456")
+    daily.run_pass(SlackPoster(client), now=TUESDAY_9)
+    said, _ = daily_reply(
+        "leaderboard teams", daily, DisplayNames(FakeUsers({})), team=TEAM, channel="C1",
+        user="U1", admins=(), now=utc(2026, 12, 1, 10),
+    )  # fmt: skip
+    assert "<#C123>" in str(said.blocks) and "<#C456>" in str(said.blocks)
+    assert "<@" not in str(said.blocks) and "<!" not in str(said.blocks)
+
+
+def test_only_daily_commands_are_taken_from_the_ack(tmp_path):
+    """schedule and in-channel leaderboards go to the daily handler; questions do not."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    context = BoltContext({"team_id": TEAM, "daily": daily})
+
+    def wants(text: str, channel: str = "C123") -> bool:
+        return wants_daily({"text": text, "channel_id": channel}, context)
+
+    assert wants("schedule") and wants("schedule off", "C999")
+    assert wants("leaderboard") and not wants("leaderboard", "C999")
+    assert wants("leaderboard teams", "C999")
+    assert not wants("what is automl") and not wants("quiz")
+
+
+def test_monday_recap_message_is_valid(tmp_path, client):
+    """A recap adds names and team links above the question, within Block Kit's rules."""
+    daily = make_daily(tmp_path)
+    berlin(daily, recap=True)
+    poster = SlackPoster(client, DisplayNames(FakeUsers({"U1": {"real_name": "Una"}})))
+    first = daily.run_pass(poster, now=utc(2026, 12, 4, 8, 0)).outcomes[0]
+    daily.tutor.answer(post_id=first.post_id, user="U1", choice="B", now=utc(2026, 12, 4, 9))
+    monday = daily.run_pass(poster, now=utc(2026, 12, 7, 8, 0)).outcomes[0]
+    post = daily.tutor.store.post(monday.post_id)
+    question = daily.tutor.catalog.questions.get(post.question_id)
+    recap = daily.recap(daily.schedule(team=TEAM, channel="C123"), post_date(post))
+    message = question_message(post, question, recap, poster.names)
+    valid(message.blocks)
+    assert "Una" in str(message.blocks) and "<#C123>" in str(message.blocks)
+
+
+def post_date(post) -> dt.date:
+    return dt.date.fromisoformat(post.posted_at[:10])
+
+
+def test_scheduler_jobs_follow_the_schedules_table(tmp_path, client):
+    """sync_jobs makes one zoned cron job per schedule and drops jobs for removed ones."""
+    daily = make_daily(tmp_path)
+    berlin(daily, "C123")
+    berlin(daily, "C456", days="daily")
+    scheduler = BackgroundScheduler(timezone=dt.UTC)
+    poster = SlackPoster(client)
+    sync_jobs(scheduler, daily, poster, lambda: TUESDAY_9)
+    jobs = {job.id: job.trigger for job in scheduler.get_jobs()}
+    assert sorted(jobs) == [f"daily:{TEAM}:C123", f"daily:{TEAM}:C456"]
+    trigger = jobs[f"daily:{TEAM}:C123"]
+    assert str(trigger.timezone) == "Europe/Berlin"
+    # the cron trigger, not our arithmetic, puts Tuesday 09:00 Berlin at 08:00 UTC
+    assert trigger.get_next_fire_time(None, utc(2026, 12, 1, 0, 0)) == utc(2026, 12, 1, 8, 0)
+    daily.remove_schedule(team=TEAM, channel="C456")
+    sync_jobs(scheduler, daily, poster, lambda: TUESDAY_9)
+    assert [job.id for job in scheduler.get_jobs()] == [f"daily:{TEAM}:C123"]
+
+
+def test_slash_schedule_through_the_bolt_app(tmp_path, stub, client):
+    """/tutor schedule from a TUTOR_ADMINS user: empty ack, then an in-channel confirmation."""
+    daily = make_daily(tmp_path)
+    settings = Settings(
+        db_path=tmp_path / "tutor.db", content_root=tmp_path / "content", bot_token="xoxb-test",
+        signing_secret=SIGNING_SECRET, api_url=stub.url, admins=(STUDENT,),
+    )  # fmt: skip
+    app = create_app(settings, daily.tutor, client, clock=lambda: TUESDAY_9)
+    slack = SlackRequests("unused", SIGNING_SECRET, response_url=stub.response_url)
+    body, content_type = slack.slash("schedule 09:00 Europe/Berlin mon,wed,fri", channel="C123")
+    headers = {"content-type": [content_type]} | {
+        k.lower(): [v] for k, v in sign(SIGNING_SECRET, body).items()
+    }
+    response = app.dispatch(BoltRequest(body=body, headers=headers))
+    assert response.status == 200 and response.body == ""
+    (confirmation,) = stub.wait_for("webhook/", 1)
+    assert confirmation.body["response_type"] == "in_channel"
+    assert "mon, wed, fri" in confirmation.body["text"]
+    assert daily.schedule(team=TEAM, channel="C123").days == "mon,wed,fri"

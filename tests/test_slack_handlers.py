@@ -1,0 +1,223 @@
+"""Slack handlers called directly: parse, ask the tutor, reply (Slack's side recorded)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+
+import pytest
+from slack_bolt import BoltContext, BoltResponse, Say
+from slack_sdk import WebClient
+
+from bot import replies
+from bot.slack import blocks, handlers
+from bot.slack.middleware import guarded
+from tests.slack_stub import (
+    CHANNEL,
+    DM,
+    STUDENT,
+    TEAM,
+    SlackStub,
+    dm_event,
+    home_event,
+    mention_event,
+)
+
+
+class Recorder:
+    """Stands in for bolt's ack/say/respond: records each call's keyword arguments."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict] = []
+
+    def __call__(self, text: str = "", **kwargs: object) -> None:
+        self.calls.append({"text": text, **kwargs})
+
+    @property
+    def last(self) -> dict:
+        return self.calls[-1]
+
+
+@pytest.fixture
+def stub():
+    stub = SlackStub().start()
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture
+def client(stub):
+    return WebClient(token="xoxb-test", base_url=stub.url)
+
+
+@pytest.fixture
+def context():
+    return BoltContext({"team_id": TEAM})
+
+
+def clock_at(now):
+    return lambda: now
+
+
+def slash(ack, context, tutor, now, text):
+    command = {"text": text, "user_id": STUDENT, "channel_id": CHANNEL, "team_id": TEAM}
+    handlers.slash_command(ack, command, context, tutor, clock_at(now))
+    return ack.last
+
+
+def test_slash_question_answers_in_the_ack_body(context, tutor, now):
+    """/tutor <question> acks once, privately, with the answer and a quiz button."""
+    ack = Recorder()
+    reply = slash(ack, context, tutor, now, "which service for no-code training")
+    assert len(ack.calls) == 1 and reply["response_type"] == "ephemeral"
+    assert reply["text"].startswith("AutoML on Vertex AI")
+    assert any(b["type"] == "actions" for b in reply["blocks"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("help", "I'm Study Tutor"),
+        ("frobnicate", "I don't know that one."),
+        ("ask", "I'm Study Tutor"),
+        ("", "I'm Study Tutor"),
+        ("stats", replies.NO_ANSWERS_YET),
+        ("leaderboard week", replies.NO_ANSWERS_YET),
+        ("b", replies.NO_PENDING),
+    ],
+)
+def test_slash_subcommands(context, tutor, now, text, expected):
+    """Each /tutor subcommand gets its reply; empty and bare `ask` get help."""
+    assert expected in slash(Recorder(), context, tutor, now, text)["text"]
+
+
+def test_slash_ask_prefix_is_a_question(context, tutor, now):
+    """/tutor ask <question> is the same as /tutor <question>."""
+    assert slash(Recorder(), context, tutor, now, "ask which service for no-code training")[
+        "text"
+    ].startswith("AutoML")
+
+
+def test_slash_quiz_then_click_records_one_answer(context, tutor, now):
+    """/tutor quiz gives buttons; the first click is recorded, a second gets "already answered"."""
+    question_blocks = slash(Recorder(), context, tutor, now, "quiz")["blocks"]
+    buttons = question_blocks[-1]["elements"]
+    respond = Recorder()
+    body = {"user": {"id": STUDENT}}
+    for button in (buttons[0], buttons[1]):
+        handlers.answer_click(button, body, respond, tutor, clock_at(now))
+    post_id = int(buttons[0]["value"].split(":")[0])
+    assert tutor.store.totals(team=TEAM, user=STUDENT)[0] == 1
+    assert tutor.store.answer_of(post_id, STUDENT) == "A"
+    assert "already answered" in respond.last["text"]
+    assert all(
+        call["response_type"] == "ephemeral" and call["replace_original"] is False
+        for call in respond.calls
+    )
+
+
+def test_click_on_unknown_post_says_so(tutor, now):
+    """A click on a post the store does not know gets a polite "no longer available"."""
+    respond = Recorder()
+    handlers.answer_click(
+        {"value": "999:A"}, {"user": {"id": STUDENT}}, respond, tutor, clock_at(now)
+    )
+    assert respond.last["text"] == replies.UNKNOWN_POST
+
+
+def test_show_entry_and_quiz_on_entry(context, tutor, now):
+    """A did-you-mean click shows the entry; "quiz me on this" asks a question about it."""
+    respond = Recorder()
+    handlers.show_entry({"value": "oom-batch-size"}, respond, tutor)
+    assert respond.last["text"].startswith("Reduce the batch size")
+    body = {"user": {"id": STUDENT}, "channel": {"id": CHANNEL}}
+    handlers.quiz_on_entry(
+        {"value": "oom-batch-size"}, body, context, respond, tutor, clock_at(now)
+    )
+    assert "GPU out-of-memory" in respond.last["text"]
+
+
+def test_mention_answers_in_thread_and_quiz_privately(stub, client, context, tutor, now):
+    """A mention is answered in its thread; a quiz asked by mention is ephemeral to the asker."""
+    say = Recorder()
+    event = mention_event("which service for no-code training", thread_ts="1773470000.000100")
+    handlers.mention(event, say, client, context, tutor, clock_at(now))
+    assert say.last["thread_ts"] == "1773470000.000100" and "AutoML" in say.last["text"]
+    handlers.mention(mention_event("quiz"), say, client, context, tutor, clock_at(now))
+    (posted,) = stub.called("chat.postEphemeral")
+    assert posted.body["user"] == STUDENT and posted.body["thread_ts"] == "1773470001.000300"
+
+
+def test_direct_message_and_its_filter(context, tutor, now):
+    """DMs are answered in the DM; edits, deletes, joins and bot posts do not pass the filter."""
+    say = Recorder()
+    handlers.direct_message(dm_event("stats"), say, context, tutor, clock_at(now))
+    assert say.last["text"] == replies.NO_ANSWERS_YET
+    assert handlers.is_direct_message(dm_event("hi"))
+    for extra in ({"subtype": "message_changed"}, {"subtype": "channel_join"}, {"bot_id": "B1"}):
+        assert not handlers.is_direct_message(dm_event("hi", **extra))
+    assert not handlers.is_direct_message(
+        {**dm_event("hi"), "channel_type": "channel", "channel": "C1"}
+    )
+
+
+def test_home_opened_publishes_stats_and_leaderboard(stub, client, context, tutor, now):
+    """Opening Home publishes one home view for that user; the Messages tab does not match."""
+    handlers.home_opened(home_event(), client, context, tutor, clock_at(now))
+    (call,) = stub.called("views.publish")
+    assert call.body["user_id"] == STUDENT and call.body["view"]["type"] == "home"
+    assert handlers.is_home_tab(home_event()) and not handlers.is_home_tab(home_event("messages"))
+
+
+def test_error_in_a_slash_command_becomes_an_apology_in_the_ack(caplog):
+    """A failing /tutor gets replies.SORRY as a 200 ack; the traceback goes to the log."""
+    response = BoltResponse(status=500)
+    error = ValueError("secret internals")
+    with caplog.at_level(logging.ERROR):
+        try:
+            raise error
+        except ValueError:
+            returned = handlers.on_error(
+                error, {"command": "/tutor"}, logging.getLogger("t"), None, None, response
+            )
+    assert returned is not None and returned.status == 200
+    assert json.loads(returned.body)["text"] == replies.SORRY
+    assert "secret internals" not in returned.body
+    assert "Traceback" in caplog.text
+
+
+def test_guarded_lazy_listener_sends_failures_to_on_error(caplog):
+    """A lazy listener that raises: traceback logged, the person gets SORRY, no exception text."""
+
+    def broken(event: dict) -> None:
+        raise RuntimeError("database password is hunter2")
+
+    run = guarded(broken)
+    say = Recorder()
+    with caplog.at_level(logging.ERROR):
+        run(
+            event={},
+            body={"event": {"ts": "1.0"}},
+            logger=logging.getLogger("t"),
+            respond=None,
+            say=say,
+        )
+    assert say.last == {"text": replies.SORRY, "thread_ts": "1.0"}
+    assert "Traceback" in caplog.text and "hunter2" not in say.last["text"]
+
+
+def test_guarded_keeps_the_names_bolt_injects():
+    """bolt reads argument names from the signature: the wrapped names plus what on_error needs."""
+    names = inspect.getfullargspec(guarded(handlers.mention)).args
+    assert names[:6] == ["event", "say", "client", "context", "tutor", "clock"]
+    assert {"body", "logger", "respond"} <= set(names)
+
+
+def test_dm_reply_goes_to_the_dm(stub, client, context, tutor, now):
+    """say() in a DM posts to the DM channel (through the stand-in)."""
+    say = Say(client, channel=DM)
+    handlers.direct_message(dm_event("help"), say, context, tutor, clock_at(now))
+    (call,) = stub.called("chat.postMessage")
+    assert call.body["channel"] == DM
+    assert len(call.body["blocks"][0]["text"]["text"]) <= blocks.SECTION_TEXT
