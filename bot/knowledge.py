@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,9 +10,10 @@ from bot.content import Fields, display_name, duplicate_ids, read_items, unknown
 from bot.errors import ContentError, Problem
 
 MIN_REQUIREMENTS = 5
+MAX_NAME = 60  # a short name fits a Slack button (75) and one line of a list
 STATUSES = ("current", "renamed", "deprecated")
 _KEYS = {
-    "id", "section", "topic", "means", "requirements", "aliases", "why", "watch_out",
+    "id", "section", "topic", "means", "name", "requirements", "aliases", "why", "watch_out",
     "status", "status_note", "sources", "checked",
 }  # fmt: skip
 
@@ -40,8 +42,17 @@ class Entry:
     checked: str
     status: str = "current"
     status_note: str = ""
+    short: str = ""  # the optional `name` field
     file: str = ""
     line: int = 0
+
+    @property
+    def name(self) -> str:
+        """A short name for lists and buttons: `name`, else the means up to ':' without '(…)'."""
+        if self.short:
+            return self.short
+        head = self.means.split(":", 1)[0].strip()
+        return re.sub(r"\s*\([^()]*\)$", "", head) or self.means
 
 
 @dataclass(frozen=True)
@@ -110,9 +121,17 @@ def _entry(fields: Fields) -> Entry:
         checked=fields.date("checked"),
         status=status,
         status_note=status_note,
+        short=_short_name(fields),
         file=fields.file,
         line=fields.item.line,
     )
+
+
+def _short_name(fields: Fields) -> str:
+    name = fields.text("name", required=False)
+    if len(name) > MAX_NAME:
+        fields.problem(f"{fields.label}: 'name' has {len(name)} characters; keep it to {MAX_NAME}")
+    return name
 
 
 def _watch_outs(fields: Fields) -> tuple[WatchOut, ...]:

@@ -48,6 +48,7 @@ class Knobs:
 
     threshold: int = 55  # confidence (0-100, probability-ish) below which the tutor abstains
     alternatives: int = 3  # "did you mean" suggestions offered at most
+    related_min: int = 20  # beside a confident answer, show only alternatives at least this sure
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
     k1: float = 0.2  # BM25 saturation: how fast an entry's use of a word stops adding weight
@@ -167,7 +168,8 @@ class Matcher:
             named = None  # the mix-up reading lost to a more confident plain reading
         ranked = by_confidence
         if ranked and ranked[0].confidence >= knobs.threshold:
-            return Lookup(question, ranked[0], tuple(ranked[1 : 1 + knobs.alternatives]), named)
+            related = [m for m in ranked[1:] if m.confidence >= knobs.related_min]
+            return Lookup(question, ranked[0], tuple(related[: knobs.alternatives]), named)
         return Lookup(question, None, tuple(ranked[: knobs.alternatives]), None)
 
     def _correct_word(self, word: str) -> str:

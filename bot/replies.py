@@ -47,8 +47,8 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
     entry = lookup.best.entry
     lines = []
     if lookup.named is not None:
-        named = lookup.named.means
-        lines.append(f"You mention {named}, but for this need the usual answer is {entry.means}.")
+        named = lookup.named.name
+        lines.append(f"You mention {named}, but for this need the usual answer is {entry.name}.")
     lines.append(f"{entry.means}  ({lookup.best.confidence}% sure)")
     lines.append(entry.why)
     note = status_line(entry)
@@ -56,12 +56,12 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
         lines.append(note)
     for watch in entry.watch_out[:2]:
         other = kb_get(watch.id)
-        name = other.means if other else watch.id
+        name = other.name if other else watch.id
         lines.append(f"Don't confuse with {name}: {watch.note}")
     if entry.sources:
         lines.append(f"Source: {entry.sources[0]}")
     if lookup.alternatives:
-        others = ", ".join(m.entry.means for m in lookup.alternatives)
+        others = "; ".join(m.entry.name for m in lookup.alternatives)
         lines.append(f"Related: {others}")
     return lines
 
@@ -70,7 +70,7 @@ def dont_know_lines(lookup: Lookup) -> list[str]:
     if not lookup.alternatives:
         return [DONT_KNOW + ' Try naming the need, e.g. "train without code" or "NaN loss".']
     lines = [DONT_KNOW + " Did you mean:"]
-    lines += [f"  - {m.entry.means}" for m in lookup.alternatives]
+    lines += [f"  - {m.entry.name}" for m in lookup.alternatives]
     return lines
 
 
@@ -109,7 +109,7 @@ def feedback_lines(graded: Graded) -> list[str]:
     others = [x for x in question.letters if x not in (chosen, right)]
     lines += [f"   {x.lower()}) {question.explanations.get(x, '')}" for x in others]
     if graded.entries:
-        lines.append("Read next: " + ", ".join(e.means for e in graded.entries[:2]))
+        lines.append("Read next: " + "; ".join(e.name for e in graded.entries[:2]))
     lines.append(f"Source: {question.source}")
     return lines
 

@@ -60,7 +60,7 @@ def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable
         buttons.append(_button(replies.QUIZ_ME, QUIZ_ON_ENTRY, lookup.best.entry.id))
     if unsure:
         buttons += [
-            _button(match.entry.means, f"show_entry_{i}", match.entry.id)
+            _button(match.entry.name, f"show_entry_{i}", match.entry.id)
             for i, match in enumerate(lookup.alternatives)
         ]
     if buttons:
