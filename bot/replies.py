@@ -114,13 +114,17 @@ def feedback_lines(graded: Graded) -> list[str]:
     return lines
 
 
-def leaderboard_lines(standings: list[Standing], period: str) -> list[str]:
+def leaderboard_lines(
+    standings: list[Standing], period: str, name_of: Callable[[str], str] = str,
+    *, title: str = "Leaderboard", empty: str = NO_ANSWERS_YET,
+) -> list[str]:  # fmt: skip
     if not standings:
-        return [NO_ANSWERS_YET]
-    title = {"week": "this week", "month": "this month"}.get(period, "all time")
-    lines = [f"Leaderboard, {title}:"]
+        return [empty]
+    when = _PERIOD_TITLES.get(period, "all time")
+    lines = [f"{title}, {when}:"]
     lines += [
-        f"{s.rank:>3}. {s.user}  {s.points} pt  ({s.correct}/{s.answered}, {s.accuracy:.0%})"
+        f"{s.rank:>3}. {name_of(s.user)}  {s.points} pt  "
+        f"({s.correct}/{s.answered}, {s.accuracy:.0%})"
         for s in standings
     ]
     return lines
@@ -256,14 +260,7 @@ def team_board_lines(rows: list[Ranked], period: str, name_of: Names) -> list[st
 
 
 def workspace_board_lines(standings: list[Standing], period: str, name_of: Names) -> list[str]:
-    if not standings:
-        return [NO_DAILY_ANSWERS]
-    lines = [f"Everyone, {_PERIOD_TITLES.get(period, period)}:"]
-    lines += [
-        f"{s.rank:>3}. {name_of(s.user)}  {s.points} pt  ({s.correct}/{s.answered})"
-        for s in standings
-    ]
-    return lines
+    return leaderboard_lines(standings, period, name_of, title="Everyone", empty=NO_DAILY_ANSWERS)
 
 
 def teams_lines(teams: list[TeamStanding], period: str, channel_name: Names) -> list[str]:

@@ -8,10 +8,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from slack_sdk import WebClient
 
 from bot.catalog import Catalog, load_catalog
 from bot.scores import Store
 from bot.tutor import Tutor
+from tests.slack_stub import SlackStub
 
 MINI_KNOWLEDGE = """\
 entries:
@@ -161,3 +163,17 @@ def tutor(catalog: Catalog, store: Store) -> Tutor:
 
 
 SHIPPED_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def stub():
+    """A recording stand-in for Slack's Web API on a loopback port."""
+    stub = SlackStub().start()
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture
+def client(stub):
+    """A real slack_sdk WebClient pointed at the stand-in."""
+    return WebClient(token="xoxb-test", base_url=stub.url)

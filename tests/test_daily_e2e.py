@@ -29,13 +29,6 @@ from tests.slack_stub import (
 )
 
 
-@pytest.fixture
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
 class Tutor:
     """`python -m bot …` over one database, content folder and stand-in."""
 

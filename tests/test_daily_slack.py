@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 from slack_bolt import BoltContext, BoltRequest
-from slack_sdk import WebClient
 from slack_sdk.models.blocks import Block
 
 from bot import replies
@@ -22,21 +21,9 @@ from bot.slack.daily import (
     wants_daily,
 )
 from tests.daily_stub import TEAM, berlin, make_daily, utc
-from tests.slack_stub import SIGNING_SECRET, STUDENT, SlackRequests, SlackStub, sign
+from tests.slack_stub import SIGNING_SECRET, STUDENT, SlackRequests, sign
 
 TUESDAY_9 = utc(2026, 12, 1, 8, 0)
-
-
-@pytest.fixture
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture
-def client(stub):
-    return WebClient(token="xoxb-test", base_url=stub.url)
 
 
 class FakeUsers:

@@ -8,7 +8,6 @@ import logging
 
 import pytest
 from slack_bolt import BoltContext, BoltResponse, Say
-from slack_sdk import WebClient
 
 from bot import replies
 from bot.slack import blocks, handlers
@@ -18,7 +17,6 @@ from tests.slack_stub import (
     DM,
     STUDENT,
     TEAM,
-    SlackStub,
     dm_event,
     home_event,
     mention_event,
@@ -37,18 +35,6 @@ class Recorder:
     @property
     def last(self) -> dict:
         return self.calls[-1]
-
-
-@pytest.fixture
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture
-def client(stub):
-    return WebClient(token="xoxb-test", base_url=stub.url)
 
 
 @pytest.fixture

@@ -8,27 +8,17 @@ import sys
 import time
 import urllib.parse
 
-import pytest
-
 from tests.conftest import write_content
 from tests.slack_stub import (
     BOT_TOKEN,
     CHANNEL,
     ROOT,
     SlackRequests,
-    SlackStub,
     mention_event,
     slack_env,
 )
 
 APP_TOKEN = "xapp-1-A0TUTOR001-socket-secret"
-
-
-@pytest.fixture
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
 
 
 def wait(predicate, within: float = 20.0) -> bool:
