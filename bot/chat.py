@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
@@ -27,8 +29,13 @@ def run_chat(
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     interactive = stdin.isatty()
 
+    width = shutil.get_terminal_size().columns if interactive else 0
+
     def say(lines: list[str] | str) -> None:
-        print("\n".join(lines) if isinstance(lines, list) else lines, file=stdout, flush=True)
+        shown = [lines] if isinstance(lines, str) else lines
+        if width:  # at a terminal, wrap long lines at word boundaries, keeping their indent
+            shown = [wrap(line, width) for line in shown]
+        print("\n".join(shown), file=stdout, flush=True)
 
     say(replies.WELCOME)
     while True:
@@ -44,6 +51,12 @@ def run_chat(
             say("Bye! Keep your streak going.")
             return 0
         say(reply)
+
+
+def wrap(line: str, width: int) -> str:
+    """One line folded to `width`, continuation lines indented like the line itself."""
+    indent = " " * (len(line) - len(line.lstrip()) + 3)
+    return textwrap.fill(line, width=width, subsequent_indent=indent) if line else line
 
 
 def respond(tutor: Tutor, line: str, *, user: str, now: dt.datetime) -> list[str] | None:

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from bot.chat import run_chat
+from bot.chat import run_chat, wrap
 from tests.conftest import SHIPPED_ROOT
 
 
@@ -57,3 +57,13 @@ def test_make_run_style_pipe_answers_with_automl(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "AutoML" in result.stdout.splitlines()[1]
     assert (tmp_path / "chat.db").exists()
+
+
+def test_long_lines_wrap_with_their_indent():
+    """At a terminal, long reply lines fold at word boundaries under their own indent."""
+    line = "   a) " + " ".join(["word"] * 30)
+    folded = wrap(line, 40).splitlines()
+    assert len(folded) > 1
+    assert all(len(part) <= 40 for part in folded)
+    assert all(part.startswith("      ") for part in folded[1:])
+    assert " ".join(p.strip() for p in folded) == line.strip()
