@@ -69,7 +69,12 @@ def respond(tutor: Tutor, line: str, *, user: str, now: dt.datetime) -> list[str
         return replies.answer_lines(tutor.ask(command.arg, asker=user, now=now), tutor.entry)
     if command.verb == "quiz":
         asked = tutor.quiz(team=team, user=user, channel="chat", now=now)
-        return [*replies.question_lines(asked.question), replies.choice_prompt(asked.question)]
+        heading = [replies.REVIEW] if asked.review else []
+        return [
+            *heading,
+            *replies.question_lines(asked.question),
+            replies.choice_prompt(asked.question),
+        ]
     if command.verb == "daily":
         return daily_turn(tutor, command.arg, user=user, now=now)
     if command.verb == "answer":

@@ -74,6 +74,9 @@ def dont_know_lines(lookup: Lookup) -> list[str]:
     return lines
 
 
+REVIEW = "Review: you missed this one before. Let's see if it stuck."
+
+
 def question_lines(question: Question) -> list[str]:
     lines = [f"[{question.section} {question.topic}] {question.question}"]
     lines += [f"  {letter.lower()}) {text}" for letter, text in question.choices]

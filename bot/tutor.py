@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
-from bot.quiz import Question, choose_question, normalize_choice
+from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
 from bot.scores import Post, Standing, Store, TopicScore, stamp
 
 PERIODS = {"week": 7, "month": 30, "all": None}
@@ -26,6 +26,7 @@ class Asked:
 
     post: Post
     question: Question
+    review: bool = False  # a question missed before, back for another try
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,15 @@ class Tutor:
         self, *, team: str, user: str, channel: str = "", now: dt.datetime,
         entry_id: str | None = None,
     ) -> Asked:  # fmt: skip
-        """A fresh private question for one learner, leaning toward their weak sections."""
+        """The learner's next private question: a missed one that is due again, else a fresh one.
+
+        Fresh questions lean toward weak sections; `entry_id` asks about one entry instead.
+        """
         bank = self.catalog.questions
+        due = [] if entry_id else self._reviews_due(team=team, user=user, now=now)
         only = [q.id for q in bank.about(entry_id)] if entry_id else None
-        question = choose_question(
+        question = bank.get(due[0]) if due else None
+        question = question or choose_question(
             bank,
             asked=self.store.asked_question_ids(team=team, user=user),
             weak_sections=self.store.weak_sections(team=team),
@@ -111,7 +117,14 @@ class Tutor:
             team=team, channel=channel, user=user, question_id=question.id,
             section=question.section, topic=question.topic, kind="private", now=now,
         )  # fmt: skip
-        return Asked(self.store.post(post_id), question)  # type: ignore[arg-type]
+        return Asked(self.store.post(post_id), question, review=bool(due))  # type: ignore[arg-type]
+
+    def _reviews_due(self, *, team: str, user: str, now: dt.datetime) -> list[str]:
+        history = [
+            Attempt(q, correct, dt.datetime.fromisoformat(at))
+            for q, correct, at in self.store.attempts(team=team, user=user)
+        ]
+        return [q for q in reviews_due(history, now) if self.catalog.questions.get(q)]
 
     def pending(self, *, team: str, user: str) -> Asked | None:
         """The learner's open private question, if any (the local chat answers it with a letter)."""

@@ -98,3 +98,15 @@ def test_day_streak_counts_back_from_today_or_yesterday():
     assert day_streak(["2026-12-02", "2026-12-01"], today) == 2
     assert day_streak(["2026-11-30"], today) == 0
     assert day_streak([], today) == 0
+
+
+def test_a_missed_question_comes_back_the_next_day(tutor, now):
+    """Spaced repetition: a wrong answer returns after a day, marked as a review."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    wrong = next(x for x in asked.question.letters if x != asked.question.answer)
+    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
+    same_day = tutor.quiz(team="T1", user="U1", now=now + dt.timedelta(hours=2))
+    assert (same_day.review, same_day.question.id != asked.question.id) == (False, True)
+    tutor.answer(post_id=same_day.post.id, user="U1", choice=same_day.question.answer, now=now)
+    next_day = tutor.quiz(team="T1", user="U1", now=now + dt.timedelta(days=1, minutes=1))
+    assert (next_day.review, next_day.question.id) == (True, asked.question.id)

@@ -44,7 +44,8 @@ def converse(
         return Reply(answer(tutor, command.arg, user=user, now=now), private=False)
     if command.verb == "quiz":
         asked = tutor.quiz(**where, channel=channel, now=now)
-        return Reply(blocks.question(asked.post.id, asked.question))
+        heading = replies.REVIEW if asked.review else ""
+        return Reply(blocks.question(asked.post.id, asked.question, heading=heading))
     if command.verb == "answer":
         pending = tutor.pending(**where)
         graded = pending and tutor.answer(
