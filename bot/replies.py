@@ -143,6 +143,8 @@ def stats_lines(stats: Stats) -> list[str]:
     if stats.weakest:
         weak = ", ".join(f"{t.topic} ({t.correct}/{t.answered})" for t in stats.weakest)
         lines.append(f"Weakest topics: {weak}.")
+    if stats.reviews_due:
+        lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to retry a question you missed.")
     return lines
 
 

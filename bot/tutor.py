@@ -46,6 +46,7 @@ class Stats:
     correct: int
     streak: int
     weakest: tuple[TopicScore, ...]
+    reviews_due: int = 0  # missed questions due for another try
 
     @property
     def accuracy(self) -> float:
@@ -174,7 +175,8 @@ class Tutor:
         weakest = [
             t for t in self.store.topic_scores(team=team, user=user) if t.correct < t.answered
         ]
-        return Stats(answered, correct, day_streak(days, now.date()), tuple(weakest[:3]))
+        due = len(self._reviews_due(team=team, user=user, now=now))
+        return Stats(answered, correct, day_streak(days, now.date()), tuple(weakest[:3]), due)
 
 
 def day_streak(days_newest_first: list[str], today: dt.date) -> int:

@@ -108,5 +108,7 @@ def test_a_missed_question_comes_back_the_next_day(tutor, now):
     same_day = tutor.quiz(team="T1", user="U1", now=now + dt.timedelta(hours=2))
     assert (same_day.review, same_day.question.id != asked.question.id) == (False, True)
     tutor.answer(post_id=same_day.post.id, user="U1", choice=same_day.question.answer, now=now)
-    next_day = tutor.quiz(team="T1", user="U1", now=now + dt.timedelta(days=1, minutes=1))
+    later = now + dt.timedelta(days=1, minutes=1)
+    assert tutor.stats(team="T1", user="U1", now=later).reviews_due == 1
+    next_day = tutor.quiz(team="T1", user="U1", now=later)
     assert (next_day.review, next_day.question.id) == (True, asked.question.id)
