@@ -357,6 +357,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`tutor eval | head`): nothing left to say
+        sys.stderr.close()
+        return 0
     except Exception:
         if os.environ.get("TUTOR_DEBUG"):
             raise
