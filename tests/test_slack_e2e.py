@@ -49,7 +49,8 @@ def stub():
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, stub):
     tmp = tmp_path_factory.mktemp("serve")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"))
+    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=2)
+    stub.wait_for("auth.test", 2)  # both workers checked the token at start
     yield server
     server.stop()
 
@@ -57,7 +58,6 @@ def server(tmp_path_factory, stub):
 @pytest.fixture
 def slack(server, stub) -> SlackRequests:
     """Signed requests to the server; the stand-in forgets earlier calls and scripts."""
-    stub.wait_for("auth.test")  # every worker checked its token at start
     stub.settle()
     stub.reset()
     return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
