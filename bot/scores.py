@@ -7,6 +7,7 @@ and a write either inserts or reports that the row was already there.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import sqlite3
@@ -129,7 +130,11 @@ class Store:
         self.path = str(path)
         self._local = threading.local()
         db = self.db
-        db.execute("PRAGMA journal_mode=WAL")
+        # WAL is a property of the file, set by any opener. Switching fails at once (not after the
+        # busy timeout) while another process holds a lock; the file stays correct either way,
+        # and the next open sets it.
+        with contextlib.suppress(sqlite3.OperationalError):
+            db.execute("PRAGMA journal_mode=WAL")
         # Two processes may open a new file at once: take the write lock first, so one applies
         # the migrations and the other waits, then finds nothing pending. (sqlite-utils'
         # atomic() begins a deferred transaction, which cannot wait for that lock.)

@@ -85,15 +85,17 @@ def test_slash_ask_prefix_is_a_question(context, tutor, now):
     ].startswith("AutoML")
 
 
-def test_slash_quiz_then_click_records_one_answer(context, tutor, now):
+def test_slash_quiz_then_click_records_one_answer(stub, client, context, tutor, now):
     """/tutor quiz gives buttons; the first click is recorded, a second gets "already answered"."""
     question_blocks = slash(Recorder(), context, tutor, now, "quiz")["blocks"]
     buttons = question_blocks[-1]["elements"]
     respond = Recorder()
     body = {"user": {"id": STUDENT}}
     for button in (buttons[0], buttons[1]):
-        handlers.answer_click(button, body, respond, tutor, clock_at(now))
+        handlers.answer_click(button, body, respond, client, context, tutor, clock_at(now))
     post_id = int(buttons[0]["value"].split(":")[0])
+    (home,) = stub.called("views.publish")  # only the recorded answer refreshes App Home
+    assert home.body["user_id"] == STUDENT and "Answered 1" in json.dumps(home.body["view"])
     assert tutor.store.totals(team=TEAM, user=STUDENT)[0] == 1
     assert tutor.store.answer_of(post_id, STUDENT) == "A"
     assert "already answered" in respond.last["text"]
@@ -103,13 +105,26 @@ def test_slash_quiz_then_click_records_one_answer(context, tutor, now):
     )
 
 
-def test_click_on_unknown_post_says_so(tutor, now):
+def test_click_on_unknown_post_says_so(stub, client, context, tutor, now):
     """A click on a post the store does not know gets a polite "no longer available"."""
     respond = Recorder()
-    handlers.answer_click(
-        {"value": "999:A"}, {"user": {"id": STUDENT}}, respond, tutor, clock_at(now)
-    )
+    body = {"user": {"id": STUDENT}}
+    handlers.answer_click({"value": "999:A"}, body, respond, client, context, tutor, clock_at(now))
     assert respond.last["text"] == replies.UNKNOWN_POST
+    assert stub.called("views.publish") == []
+
+
+def test_home_refresh_failure_does_not_spoil_the_feedback(stub, client, context, tutor, now):
+    """If App Home cannot be published, the clicker still gets feedback and nothing is raised."""
+    stub.fail("views.publish", error="not_enabled")
+    asked = tutor.quiz(team=TEAM, user=STUDENT, now=now)
+    respond = Recorder()
+    button = {"value": f"{asked.post.id}:{asked.question.answer}"}
+    handlers.answer_click(
+        button, {"user": {"id": STUDENT}}, respond, client, context, tutor, clock_at(now)
+    )
+    assert respond.last["text"].startswith("Correct!")
+    assert len(stub.called("views.publish")) == 1
 
 
 def test_show_entry_and_quiz_on_entry(context, tutor, now):

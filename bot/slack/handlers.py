@@ -125,7 +125,12 @@ def home_opened(
     event: dict, client: WebClient, context: BoltContext, tutor: Tutor, clock: Clock
 ) -> None:
     """App Home: the learner's stats and the leaderboard, fresh each time the tab opens."""
-    team, user, now = _team(context), event["user"], clock()
+    publish_home(client, tutor, team=_team(context), user=event["user"], now=clock())
+
+
+def publish_home(
+    client: WebClient, tutor: Tutor, *, team: str, user: str, now: dt.datetime
+) -> None:
     view = blocks.home(
         tutor.stats(team=team, user=user, now=now), tutor.leaderboard(team=team, now=now)
     )
@@ -147,14 +152,26 @@ def ack_now(ack: Ack) -> None:
 # -- buttons (lazy) ---------------------------------------------------------------------------
 
 
-def answer_click(action: dict, body: dict, respond: Respond, tutor: Tutor, clock: Clock) -> None:
-    """A quiz choice: record it (the first click counts) and tell the clicker, privately, why."""
+def answer_click(
+    action: dict, body: dict, respond: Respond, client: WebClient, context: BoltContext,
+    tutor: Tutor, clock: Clock,
+) -> None:  # fmt: skip
+    """A quiz choice: record it (the first click counts) and tell the clicker, privately, why.
+
+    A recorded answer also refreshes the clicker's App Home, so their stats there stay current.
+    """
     value = blocks.read_answer_value(action.get("value", ""))
-    graded = value and tutor.answer(
-        post_id=value[0], user=body["user"]["id"], choice=value[1], now=clock()
-    )
+    user, now = body["user"]["id"], clock()
+    graded = value and tutor.answer(post_id=value[0], user=user, choice=value[1], now=now)
     said = blocks.feedback(graded) if graded else blocks.lines([replies.UNKNOWN_POST])
     respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+    if graded and graded.status == "recorded":
+        try:
+            publish_home(client, tutor, team=_team(context), user=user, now=now)
+        except SlackClientError as failure:  # Home may be off or not opened yet: feedback matters
+            logging.getLogger(__name__).warning(
+                "Could not refresh App Home (%s)", type(failure).__name__
+            )
 
 
 def show_entry(action: dict, respond: Respond, tutor: Tutor) -> None:
