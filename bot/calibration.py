@@ -9,11 +9,14 @@ scope — with a little L2 shrinkage so five weights cannot memorise a few hundr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
-from bot.evaluation import Case
-from bot.matching import Matcher
+from bot.catalog import Catalog
+from bot.evaluation import DEFAULT_FILES, Case, read_cases
+from bot.matching import Knobs, Matcher
 
 
 def samples(matcher: Matcher, cases: Sequence[Case]) -> list[tuple[tuple[float, ...], int]]:
@@ -66,3 +69,14 @@ def buckets(
 
 def _sigmoid(z: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def report(catalog: Catalog, files: list[str] | None) -> str:
+    """Refitted coefficients to paste into `Knobs.calibration`, and how they calibrate."""
+    cases = read_cases([Path(f) for f in (files or DEFAULT_FILES)])
+    coef = fit(samples(Matcher(catalog.knowledge), cases))
+    refitted = Matcher(catalog.knowledge, dataclasses.replace(Knobs(), calibration=coef))
+    lines = [f"calibration: {coef}", "confidence band   questions   share right"]
+    lines += [f"  {band:>3}-{band + 19:<3}        {n:>5}       {share:6.1%}"
+              for band, n, share in buckets(refitted, cases, 20)]  # fmt: skip
+    return "\n".join(lines)

@@ -148,7 +148,13 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from bot.evaluation import run_eval
 
-    return run_eval(load_catalog(settings.content_root), args.file, show=args.worst)
+    catalog = load_catalog(settings.content_root)
+    if args.calibrate:
+        from bot.calibration import report
+
+        print(report(catalog, args.file))
+        return 0
+    return run_eval(catalog, args.file, show=args.worst)
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -334,6 +340,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--file", action="append", help="evaluation YAML (default: tests/eval/*.yaml)"
     )
     evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list")
+    evaluate.add_argument(
+        "--calibrate", action="store_true",
+        help="refit the confidence coefficients on the evaluation set and show the result",
+    )  # fmt: skip
     evaluate.set_defaults(handler=cmd_eval)
 
     serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")

@@ -23,11 +23,10 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, process
 
 from bot.index import build_index
 from bot.knowledge import Entry, KnowledgeBase
@@ -289,13 +288,3 @@ def _with_margins(scored: list[_Scored]) -> list[tuple[_Scored, float]]:
     first, second = scored[0], scored[1]
     lead = [(first, abs(first.rank - second.rank))]
     return lead + [(s, s.rank - first.rank) for s in scored[1:]]
-
-
-def preprocess(text: str) -> str:
-    """rapidfuzz's default processor; the baseline matcher in `tutor eval` uses it."""
-    return utils.default_process(text)
-
-
-def baseline_rank(entries: Iterable[Entry]) -> list[tuple[str, str]]:
-    """(phrasing, entry id) pairs for the plain WRatio baseline."""
-    return [(p, e.id) for e in entries for p in (*e.requirements, e.means, *e.aliases)]

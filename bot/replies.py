@@ -219,11 +219,23 @@ def schedule_removed(removed: bool) -> str:
     return "There was no daily schedule in this channel, so nothing changed."
 
 
+DAILY_HEADING = "Daily quick-check"
+
+
+def readable_time(stamp: str) -> str:
+    """A store timestamp as people read it: '2026-12-01 08:00:00 UTC'."""
+    return stamp.replace("T", " ").replace("+00:00", " UTC")
+
+
+def open_until(when: str) -> str:
+    return f"Open until {when}. Your answer is private until then."
+
+
 def daily_lines(question: Question, closes_at: str | None) -> list[str]:
     """The daily post as plain text (the Slack message's `text` and the local chat)."""
-    lines = ["Daily quick-check", *question_lines(question)]
+    lines = [DAILY_HEADING, *question_lines(question)]
     if closes_at:
-        lines.append(f"Open until {closes_at.replace('T', ' ').replace('+00:00', ' UTC')}.")
+        lines.append(open_until(readable_time(closes_at)))
     return lines
 
 

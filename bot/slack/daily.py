@@ -31,7 +31,7 @@ from bot.slack.text import escape
 from bot.tutor import Tutor
 
 Clock = Callable[[], dt.datetime]
-HEADING = "Daily quick-check"
+HEADING = replies.DAILY_HEADING
 GONE = {"not_in_channel", "channel_not_found", "is_archived", "missing_scope"}
 SWEEP_SECONDS = 60  # reveals of --window questions, catch-up after a restart, schedule changes
 log = logging.getLogger("bot.slack.daily")
@@ -145,9 +145,9 @@ def question_message(
     extra: list[dict] = []
     if post.closes_at:
         unix = int(dt.datetime.fromisoformat(post.closes_at).timestamp())
-        fallback = post.closes_at.replace("T", " ").replace("+00:00", " UTC")
+        fallback = replies.readable_time(post.closes_at)
         when = f"<!date^{unix}^{{date_short_pretty}} at {{time}}|{fallback}>"
-        extra.append(_context(f"Open until {when}. Your answer is private until then."))
+        extra.append(_context(replies.open_until(when)))
     if recap is None:
         return Message(message.text, message.blocks + extra)
     said = replies.recap_lines(recap, names, channel_ref)
