@@ -13,7 +13,9 @@ The method, in order:
    the knowledge base knows, the margin over the runner-up, the matched information and phrase
    similarity — so a threshold of 50 means "more likely right than not".
 6. Traps: when the question names a service and one of that service's usual mix-ups serves the
-   rest of the question better, answer the mix-up and report the named service.
+   rest of the question better, answer the mix-up and report the named service. In a challenge
+   ("should I X so Y", "will X fix Y") only the proposal X names the service, by an alias or by
+   pointing at the top entry on its own; an alias in Y names the symptom or the goal.
 
 Everything that can be tuned is a field of `Knobs`; the defaults are what `tutor eval` reports.
 """
@@ -38,6 +40,15 @@ _CHALLENGE = re.compile(
     r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead)\b"
 )
 
+# What a challenging question proposes: from "should I"/"will"/"do we need" to where the need
+# starts ("just to", "so", "for", a comma). Words there name the means, whether or not they spell
+# an alias ("split the layers across GPUs", "shrinking the batch").
+_PROPOSAL = re.compile(
+    r"\b(?:should (?:i|we)|do (?:i|we) (?:really )?(?:need|have) to|do (?:i|we) (?:really )?need"
+    r"|will|would|is it worth)\b(?P<proposal>.+?)"
+    r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
+)
+
 __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 
 
@@ -60,6 +71,7 @@ class Knobs:
     max_postings: int = 1000  # words in more entries than this only score, never nominate
     trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
+    proposal_min: float = 0.5  # relevance a question's proposal needs to count as naming an entry
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
@@ -149,16 +161,18 @@ class Matcher:
         tokens = self.tokens(question)
         query = self._query(tokens)
         scored = self._rank(query)
-        named, name = self._named_entry(tokens) if traps else (None, set())
-        if named is not None and scored:
-            challenge = _CHALLENGE.search(clean(question[:2000]).lower()) is not None
+        named, name = self._named(question, tokens, scored) if traps else (None, set())
+        swapped = False
+        if named is not None:
+            text = clean(question[:2000]).lower()
+            challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
+            top = scored[0].index
             scored = self._answer_the_need(tokens, scored, named, name, margin)
-            if scored[0].index == named or self._index.entries[named] not in self._partners(
-                scored[0].index
-            ):
+            swapped = scored[0].index != top
+            if scored[0].index == named or not self._mixed_up(named, scored[0].index):
                 named = None
-        return query, _with_margins(scored), named
+        return query, _with_margins(scored, swapped=swapped), named
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
@@ -251,6 +265,11 @@ class Matcher:
 
     # -- traps ---------------------------------------------------------------------------
 
+    def _mixed_up(self, a: int, b: int) -> bool:
+        """Whether either entry lists the other as a usual mix-up."""
+        entries = self._index.entries
+        return entries[a] in self._partners(b) or entries[b] in self._partners(a)
+
     def _partners(self, i: int) -> set[Entry]:
         index = self._index
         return {index.entries[index.position[w.id]] for w in index.entries[i].watch_out}
@@ -259,6 +278,30 @@ class Matcher:
         """The entry whose alias the question spells out, and the alias's words (longest wins)."""
         found = self._index.named(tokens)
         return (found[0], set(found[1].split())) if found else (None, set())
+
+    def _named(
+        self, question: str, tokens: list[str], scored: list[_Scored]
+    ) -> tuple[int | None, set[str]]:
+        """The entry the question proposes as the means, and the words proposing it.
+
+        In a challenge ("should I X so Y", "will X fix Y") only the proposal X can name the
+        means: an alias in Y names the symptom or the goal. The proposal names the top entry by
+        an alias or by pointing at it on its own; an alias of another entry is only reported.
+        """
+        if not scored:
+            return None, set()
+        found = _PROPOSAL.search(clean(question[:2000]).lower())
+        if not found:
+            return self._named_entry(tokens)
+        proposal = self.tokens(found["proposal"])
+        top = scored[0].index
+        named, name = self._named_entry(proposal)
+        if named == top:
+            return named, name
+        ranked = self._rank(self._query(proposal)) if proposal else []
+        if ranked and ranked[0].index == top and ranked[0].relevance >= self.knobs.proposal_min:
+            return top, set(proposal)
+        return named, name  # an alias beside the top entry: reported, never swapped
 
     def _answer_the_need(
         self, tokens: list[str], scored: list[_Scored], named: int, name: set[str], margin: float
@@ -273,6 +316,8 @@ class Matcher:
         if not ranked:
             return scored
         best = ranked[0].index
+        if not self._mixed_up(named, best):
+            return scored
         own = gathered.get(named, 0.0) + margin * need.known
         serves = knobs.trap_min_need * need.known  # the other entry must itself answer the need
         if gathered.get(best, 0.0) <= max(own, serves):
@@ -281,10 +326,16 @@ class Matcher:
         return [mine[0] if mine else ranked[0], *(s for s in scored if s.index != best)]
 
 
-def _with_margins(scored: list[_Scored]) -> list[tuple[_Scored, float]]:
-    """Each candidate with its lead over the best other candidate (negative when behind)."""
+def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple[_Scored, float]]:
+    """Each candidate with its lead over the best other candidate (negative when behind).
+
+    After a mix-up swap the first candidate was chosen for the need, so the others are behind
+    it however well they match the words.
+    """
     if len(scored) < 2:
         return [(s, s.rank) for s in scored]
     first, second = scored[0], scored[1]
     lead = [(first, abs(first.rank - second.rank))]
+    if swapped:
+        return lead + [(s, -abs(s.rank - first.rank)) for s in scored[1:]]
     return lead + [(s, s.rank - first.rank) for s in scored[1:]]

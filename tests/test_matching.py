@@ -98,6 +98,23 @@ def test_trap_answers_the_need_and_names_the_service(matcher):
     assert lookup.named is not None and lookup.named.id == "vertex-custom-training"
 
 
+def test_trap_named_by_what_the_question_proposes(matcher):
+    """A proposal that spells no alias still names the service it describes ("own training loop")."""
+    lookup = matcher.lookup(
+        "should we write our own training loop though nobody on the team can code?"
+    )
+    assert lookup.best is not None and lookup.best.entry.id == "automl"
+    assert lookup.named is not None and lookup.named.id == "vertex-custom-training"
+    assert all(m.confidence <= lookup.best.confidence for m in lookup.alternatives)
+
+
+def test_symptom_after_the_proposal_is_not_a_named_service(matcher):
+    """In "will X fix Y" the alias in Y is the problem, so Y's entry answers and nothing is named."""
+    lookup = matcher.lookup("will writing our own training code fix the out of memory error?")
+    assert lookup.best is not None and lookup.best.entry.id == "oom-batch-size"
+    assert lookup.named is None
+
+
 def test_plain_question_names_nothing(matcher):
     """When the named service is the answer, `named` stays empty."""
     lookup = matcher.lookup("how do I run my own training code with custom training?")
