@@ -89,7 +89,15 @@ def clean(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A deliberately small stemmer: plural and -ing/-ed forms fold onto one word."""
+    """A deliberately small stemmer: plural, -ing/-ed and silent-e forms fold onto one word.
+
+    "tune", "tunes", "tuned" and "tuning" all become "tun"; only the two sides must agree.
+    """
+    word = _suffixless(word)
+    return word[:-1] if len(word) > 3 and word.endswith("e") and not word.endswith("ee") else word
+
+
+def _suffixless(word: str) -> str:
     if len(word) > 5 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 5 and word.endswith("ing"):

@@ -49,6 +49,7 @@ def test_clean_removes_slack_markup(raw, expected):
         ("Training <@U0TUTOR> :tada: models 🚀!", ["train", "model"]),
         ("GPUs running OOM", ["gpu", "run", "out", "memory"]),
         ("hi team, thanks!", []),
+        ("tune tuned tuning tunes, code coding", ["tun", "tun", "tun", "tun", "cod", "cod"]),
     ],
 )
 def test_words_are_informative_stems(text, expected):
@@ -113,6 +114,23 @@ def test_symptom_after_the_proposal_is_not_a_named_service(matcher):
     lookup = matcher.lookup("will writing our own training code fix the out of memory error?")
     assert lookup.best is not None and lookup.best.entry.id == "oom-batch-size"
     assert lookup.named is None
+
+
+def test_another_vendors_platform_is_out_of_scope(matcher):
+    """A question about another cloud's ML platform gets no answer, only the closest topics."""
+    lookup = matcher.lookup("how do I run my own PyTorch training script as a SageMaker job?")
+    assert lookup.best is None
+    assert lookup.outside == "Amazon SageMaker"
+    assert [m.entry.id for m in lookup.alternatives][:1] == ["vertex-custom-training"]
+
+
+def test_moving_from_another_cloud_to_google_is_in_scope(matcher):
+    """Naming Google Cloud beside the other vendor keeps the question in scope."""
+    lookup = matcher.lookup(
+        "moving from SageMaker to Vertex AI: where do we run our own training code?"
+    )
+    assert lookup.best is not None and lookup.best.entry.id == "vertex-custom-training"
+    assert lookup.outside is None
 
 
 def test_plain_question_names_nothing(matcher):
