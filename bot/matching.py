@@ -32,7 +32,7 @@ from rapidfuzz import fuzz, process
 
 from bot.index import build_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.textnorm import clean, pairs, words
+from bot.textnorm import clean, pairs, raw_words, words
 
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
 # service, which is how exam traps are worded; the need then decides, not the name.
@@ -47,6 +47,23 @@ _PROPOSAL = re.compile(
     r"\b(?:should (?:i|we)|do (?:i|we) (?:really )?(?:need|have) to|do (?:i|we) (?:really )?need"
     r"|will|would|is it worth)\b(?P<proposal>.+?)"
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
+)
+
+# Another vendor's ML platform, named without any Google Cloud word: the question is about that
+# platform, which the tutor does not cover, however much ML vocabulary it shares.
+OTHER_PLATFORMS = {
+    "aws": "AWS",
+    "amazon": "AWS",
+    "sagemaker": "Amazon SageMaker",
+    "bedrock": "Amazon Bedrock",
+    "ec2": "AWS",
+    "azure": "Microsoft Azure",
+    "databricks": "Databricks",
+    "watsonx": "IBM watsonx",
+}
+GOOGLE_WORDS = frozenset(
+    {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
+    | {"dataflow", "colab", "kubeflow"}
 )
 
 __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
@@ -94,6 +111,7 @@ class Lookup:
     best: Match | None
     alternatives: tuple[Match, ...]
     named: Entry | None = None  # the service the question named, when the need points elsewhere
+    outside: str | None = None  # another vendor's platform the question is about
 
     @property
     def confidence(self) -> int:
@@ -137,7 +155,13 @@ class Matcher:
             query, ranked, named = self._decide(question, traps=False)
             matches = self._matches(query, ranked)
         entry = self._index.entries[named] if named is not None else None
-        return self._result(question, matches, entry)
+        result = self._result(question, matches, entry)
+        outside = _other_platform(question)
+        if outside is None:
+            return result
+        ranked = (result.best,) if result.best else ()
+        return Lookup(question, None, (*ranked, *result.alternatives)[: self.knobs.alternatives],
+                      outside=outside)  # fmt: skip
 
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         entries = self._index.entries
@@ -298,8 +322,10 @@ class Matcher:
         named, name = self._named_entry(proposal)
         if named == top:
             return named, name
-        ranked = self._rank(self._query(proposal)) if proposal else []
-        if ranked and ranked[0].index == top and ranked[0].relevance >= self.knobs.proposal_min:
+        query = self._query(proposal)
+        evidence = self._index.gather(query.terms, self.knobs.max_postings)
+        best = max(evidence, key=evidence.__getitem__, default=None)
+        if best == top and evidence[top] >= self.knobs.proposal_min * query.known:
             return top, set(proposal)
         return named, name  # an alias beside the top entry: reported, never swapped
 
@@ -339,3 +365,13 @@ def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple
     if swapped:
         return lead + [(s, -abs(s.rank - first.rank)) for s in scored[1:]]
     return lead + [(s, s.rank - first.rank) for s in scored[1:]]
+
+
+def _other_platform(question: str) -> str | None:
+    """The other vendor's platform a question is about, unless it also names Google Cloud."""
+    said = set(raw_words(question[:2000]))
+    if said & GOOGLE_WORDS:
+        return None
+    return next(
+        (OTHER_PLATFORMS[w] for w in raw_words(question[:2000]) if w in OTHER_PLATFORMS), None
+    )

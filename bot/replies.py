@@ -67,6 +67,12 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
 
 
 def dont_know_lines(lookup: Lookup) -> list[str]:
+    if lookup.outside is not None:
+        lines = [f"That sounds like {lookup.outside}; I only cover Google Cloud (exam Domain 3)."]
+        if lookup.alternatives:
+            lines.append("The closest Google Cloud topics:")
+            lines += [f"  - {m.entry.name}" for m in lookup.alternatives]
+        return lines
     if not lookup.alternatives:
         return [DONT_KNOW + ' Try naming the need, e.g. "train without code" or "NaN loss".']
     lines = [DONT_KNOW + " Did you mean:"]

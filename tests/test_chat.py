@@ -45,6 +45,14 @@ def test_answer_without_a_question_and_unknown_commands(tutor, now):
     assert out.count("I don't know that one.") == 2
 
 
+def test_question_about_another_cloud_says_what_the_tutor_covers(tutor, now):
+    """An AWS question is declined by name, with the closest Google Cloud topics."""
+    out = chat(tutor, now, "how do I run my own training script as a SageMaker job?\nquit\n")
+    assert "That sounds like Amazon SageMaker; I only cover Google Cloud" in out
+    assert "The closest Google Cloud topics:" in out
+    assert "Vertex AI custom training" in out
+
+
 def test_make_run_style_pipe_answers_with_automl(tmp_path):
     """`printf 'which service for no-code training\\nquit\\n' | tutor chat` answers AutoML."""
     env = {**os.environ, "TUTOR_DB": str(tmp_path / "chat.db")}
