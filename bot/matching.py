@@ -92,7 +92,7 @@ class Knobs:
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-10.78, 1.83, 3.59, 3.12, 7.4, 1.19)
+    calibration: tuple[float, ...] = (-10.69, 1.85, 4.3, 3.52, 6.98, 0.65)
 
 
 @dataclass(frozen=True)
