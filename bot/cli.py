@@ -154,7 +154,28 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 
         print(report(catalog, args.file))
         return 0
+    if args.crossval or args.tune:
+        return _crossval(catalog.knowledge, tune=args.tune, show=args.worst)
     return run_eval(catalog, args.file, show=args.worst)
+
+
+def _crossval(knowledge, *, tune: bool, show: int) -> int:
+    from bot import crossval
+
+    if tune:
+        knobs, score = crossval.tune(knowledge, progress=lambda line: print(f"  {line}"))
+        chosen = ", ".join(f"{name}={getattr(knobs, name)}" for name in crossval.SEARCH)
+        print(f"best cross-validated top-1 {score:.1%} with {chosen}")
+        return 0
+    result = crossval.crossval(knowledge)
+    print(f"{result.questions} phrasings, each asked of a matcher built without it (5 folds)")
+    print(f"  top-1 {result.top1:.1%}  top-3 {result.top3:.1%}")
+    if show:
+        print(f"\nphrasings that land elsewhere ({show} most confident):")
+        for miss in result.misses[:show]:
+            print(f"  {miss.expected}: {miss.phrasing[:80]!r}")
+            print(f"      got {miss.got} at {miss.confidence}")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -343,6 +364,14 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--calibrate", action="store_true",
         help="refit the confidence coefficients on the evaluation set and show the result",
+    )  # fmt: skip
+    evaluate.add_argument(
+        "--crossval", action="store_true",
+        help="ask each knowledge phrasing of a matcher built without it (no evaluation set)",
+    )  # fmt: skip
+    evaluate.add_argument(
+        "--tune", action="store_true",
+        help="search the ranking knobs for the best cross-validated top-1 (takes minutes)",
     )  # fmt: skip
     evaluate.set_defaults(handler=cmd_eval)
 

@@ -1,0 +1,103 @@
+"""Cross-validation over the knowledge base's own phrasings, and knob tuning without eval sets.
+
+Every entry's requirement phrasings are split into `k` folds. For each fold a matcher is built
+without those phrasings and asked each of them: a phrasing that lands on another entry is one a
+learner could also get wrong, and the share that land right measures how well the phrasings
+generalise to wordings the knowledge base has not seen. No evaluation question is involved, so
+the ranking knobs are chosen here (`tune`) and the evaluation sets stay a fair test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.knowledge import KnowledgeBase
+from bot.matching import Knobs, Matcher
+
+# Values `tune` tries for each ranking knob (the knobs that order candidates, not confidence).
+SEARCH: dict[str, tuple[float, ...]] = {
+    "k1": (0.1, 0.15, 0.2, 0.3, 0.5),
+    "name_field": (0.0, 0.05, 0.1, 0.2, 0.3),
+    "pair_weight": (0.3, 0.45, 0.6, 0.8, 1.0),
+    "phrase_weight": (0.0, 0.05, 0.1, 0.2, 0.3),
+    "phrase_top": (1, 3, 5, 8),
+}
+
+
+@dataclass(frozen=True)
+class Miss:
+    phrasing: str
+    expected: str
+    got: str
+    confidence: int
+
+
+@dataclass(frozen=True)
+class CrossVal:
+    questions: int
+    top1: float
+    top3: float
+    misses: tuple[Miss, ...]  # most confident first
+
+
+def folds(knowledge: KnowledgeBase, k: int) -> list[tuple[KnowledgeBase, list[tuple[str, str]]]]:
+    """k (knowledge without one fold, the held-out (phrasing, entry id) pairs) pairs."""
+    split = []
+    for fold in range(k):
+        entries, held = [], []
+        for entry in knowledge.entries:
+            kept = tuple(r for n, r in enumerate(entry.requirements) if n % k != fold)
+            held += [(r, entry.id) for n, r in enumerate(entry.requirements) if n % k == fold]
+            entries.append(dataclasses.replace(entry, requirements=kept))
+        split.append((KnowledgeBase(tuple(entries)), held))
+    return split
+
+
+def crossval(knowledge: KnowledgeBase, knobs: Knobs | None = None, *, k: int = 5) -> CrossVal:
+    """Top-1 and top-3 on held-out phrasings, whatever the confidence (ranking only)."""
+    knobs = dataclasses.replace(knobs or Knobs(), threshold=0)
+    right = near = asked = 0
+    misses = []
+    for kept, held in folds(knowledge, k):
+        matcher = Matcher(kept, knobs)
+        for phrasing, expected in held:
+            lookup = matcher.lookup(phrasing)
+            ranked = ([lookup.best] if lookup.best else []) + list(lookup.alternatives)
+            ids = [m.entry.id for m in ranked]
+            asked += 1
+            right += ids[:1] == [expected]
+            near += expected in ids[:3]
+            if ids[:1] != [expected]:
+                misses.append(Miss(phrasing, expected, ids[0] if ids else "", lookup.confidence))
+    misses.sort(key=lambda m: -m.confidence)
+    return CrossVal(asked, right / max(1, asked), near / max(1, asked), tuple(misses))
+
+
+def tune(
+    knowledge: KnowledgeBase,
+    start: Knobs | None = None,
+    *,
+    search: dict[str, Sequence[float]] | None = None,
+    rounds: int = 2,
+    k: int = 5,
+    progress: Callable[[str], None] = lambda _: None,
+) -> tuple[Knobs, float]:
+    """Coordinate search over the ranking knobs for the best cross-validated top-1."""
+    best = start or Knobs()
+    best_score = crossval(knowledge, best, k=k).top1
+    for _ in range(rounds):
+        improved = False
+        for name, values in (search or SEARCH).items():
+            for value in values:
+                if getattr(best, name) == value:
+                    continue
+                trial = dataclasses.replace(best, **{name: value})
+                score = crossval(knowledge, trial, k=k).top1
+                if score > best_score:
+                    best, best_score, improved = trial, score, True
+                    progress(f"{name}={value}: {score:.1%}")
+        if not improved:
+            break
+    return best, best_score
