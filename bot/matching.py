@@ -18,6 +18,9 @@ The method, in order:
    pointing at the top entry on its own; an alias in Y names the symptom or the goal.
 
 Everything that can be tuned is a field of `Knobs`; the defaults are what `tutor eval` reports.
+Confidence never reorders candidates: the ranking knobs are chosen by cross-validation over the
+knowledge base's own phrasings (`tutor eval --tune`), the calibration is fitted afterwards
+(`tutor eval --calibrate`), and neither step can undo the other.
 """
 
 from __future__ import annotations
@@ -71,20 +74,25 @@ __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 
 @dataclass(frozen=True)
 class Knobs:
-    """Every tuning knob of the matcher, in one place."""
+    """Every tuning knob of the matcher, in one place.
+
+    k1, name_field, pair_weight, phrase_weight and phrase_top order the candidates; their values
+    are what `tutor eval --tune` finds on the knowledge base's own phrasings, not on any
+    evaluation set. Rerun it, then `tutor eval --calibrate`, after a larger content change.
+    """
 
     threshold: int = 55  # confidence (0-100, probability-ish) below which the tutor abstains
     alternatives: int = 3  # "did you mean" suggestions offered at most
     related_min: int = 20  # beside a confident answer, show only alternatives at least this sure
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
-    k1: float = 0.2  # BM25 saturation: how fast an entry's use of a word stops adding weight
-    name_field: float = 0.3  # a word in the entry's name counts as this many phrasings' share
+    k1: float = 0.1  # BM25 saturation: how fast an entry's use of a word stops adding weight
+    name_field: float = 0.1  # a word in the entry's name counts as this many phrasings' share
     pair_weight: float = 0.6  # a known word pair weighs this share of its own rarity
     unknown_weight: float = 0.5  # an unknown word weighs this share of the rarest word's rarity
-    phrase_weight: float = 0.2  # share of the ranking score from fuzzy phrase similarity
-    phrase_top: int = 3  # phrase similarity is the mean of this many best phrasings
-    rerank: int = 12  # candidates re-ranked with rapidfuzz
+    phrase_weight: float = 0.1  # share of the ranking score from fuzzy phrase similarity
+    phrase_top: int = 8  # phrase similarity is the mean of this many best phrasings
+    rerank: int = 6  # candidates re-ranked with rapidfuzz (cross-validated top-1 is flat 4-12)
     max_postings: int = 1000  # words in more entries than this only score, never nominate
     trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
@@ -92,7 +100,7 @@ class Knobs:
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-10.69, 1.85, 4.3, 3.52, 6.98, 0.65)
+    calibration: tuple[float, ...] = (-11.19, 1.4, 3.86, 4.57, 6.55, 2.8)
 
 
 @dataclass(frozen=True)
@@ -200,10 +208,6 @@ class Matcher:
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
-        by_confidence = sorted(ranked, key=lambda m: -m.confidence)  # stable: ties keep ranking
-        if ranked and by_confidence[0] is not ranked[0]:
-            named = None  # the mix-up reading lost to a more confident plain reading
-        ranked = by_confidence
         if ranked and ranked[0].confidence >= knobs.threshold:
             related = [m for m in ranked[1:] if m.confidence >= knobs.related_min]
             return Lookup(question, ranked[0], tuple(related[: knobs.alternatives]), named)
@@ -248,29 +252,38 @@ class Matcher:
             return []
         gathered = self._index.gather(query.terms, self.knobs.max_postings)
         shortlist = heapq.nlargest(self.knobs.rerank, gathered, key=gathered.__getitem__)
-        scored = [self._score(i, gathered[i], query) for i in shortlist]
+        phrase = self._phrases(shortlist, query.text)
+        scored = [self._score(i, gathered[i], query, phrase[i]) for i in shortlist]
         scored.sort(key=lambda s: (-s.rank, self._index.entries[s.index].id))
         return scored
 
-    def _score(self, i: int, evidence: float, query: _Query) -> _Scored:
+    def _score(self, i: int, evidence: float, query: _Query, phrase: float) -> _Scored:
         knobs = self.knobs
         relevance = min(1.0, evidence / query.known)
         matched = sum(w for t, w in query.terms.items() if i in self._index.postings[t])
-        phrase = self._phrase(i, query.text)
         rank = (1 - knobs.phrase_weight) * relevance + knobs.phrase_weight * phrase
         return _Scored(i, relevance, phrase, matched, rank)
 
-    def _phrase(self, i: int, text: str) -> float:
-        """Mean rapidfuzz similarity of the entry's `phrase_top` closest phrasings (0-1)."""
+    def _phrases(self, shortlist: list[int], text: str) -> dict[int, float]:
+        """Per entry, the mean rapidfuzz similarity of its `phrase_top` closest phrasings (0-1).
+
+        One rapidfuzz call scores the phrasings of the whole shortlist.
+        """
+        owners: list[int] = []
+        choices: list[str] = []
+        for i in shortlist:
+            owners += [i] * len(self._index.phrasings[i])
+            choices += self._index.phrasings[i]
+        best: dict[int, list[float]] = {i: [] for i in shortlist}
         found = process.extract(
-            text,
-            self._index.phrasings[i],
-            scorer=fuzz.token_set_ratio,
-            processor=None,
-            score_cutoff=0,
-            limit=self.knobs.phrase_top,
-        )
-        return sum(score for _, score, _ in found) / (100 * max(1, len(found)))
+            text, choices, scorer=fuzz.token_set_ratio, processor=None, score_cutoff=0,
+            limit=None,
+        )  # fmt: skip
+        top = self.knobs.phrase_top
+        for _, score, n in found:  # best first
+            if len(kept := best[owners[n]]) < top:
+                kept.append(score)
+        return {i: sum(s) / (100 * max(1, len(s))) for i, s in best.items()}
 
     def _confidence(self, candidate: _Scored, query: _Query, margin: float) -> int:
         features = self._features(candidate, margin, query)

@@ -14,10 +14,10 @@ DEV = SHIPPED_ROOT / "tests" / "eval" / "learner_questions.yaml"
 HOLDOUT = SHIPPED_ROOT / "tests" / "eval" / "holdout.yaml"
 HOLDOUT2 = SHIPPED_ROOT / "tests" / "eval" / "holdout2.yaml"
 NEAR_COPY = 90  # rapidfuzz ratio on processed text at or above which a question copies a phrasing
-# The target is 92% top-1; the matcher reaches 89% on the dev set today.
+# The targets are 92% top-1 and 90% abstention; the dev set gives 92.3% and 93.7% today.
 # These floors sit just under today's figures, so any regression fails the build.
-FLOOR_TOP1 = 0.88
-FLOOR_ABSTENTION = 0.90
+FLOOR_TOP1 = 0.92
+FLOOR_ABSTENTION = 0.92
 KNOWLEDGE = load_knowledge(SHIPPED_ROOT / "knowledge")
 
 
