@@ -16,13 +16,18 @@ from dataclasses import dataclass
 from bot.knowledge import KnowledgeBase
 from bot.matching import Knobs, Matcher
 
-# Values `tune` tries for each ranking knob (the knobs that order candidates, not confidence).
+# Values `tune` tries for each knob that orders candidates (not confidence): the ranking, and
+# when a mix-up trap swaps the named service for its partner.
 SEARCH: dict[str, tuple[float, ...]] = {
     "k1": (0.1, 0.15, 0.2, 0.3, 0.5),
     "name_field": (0.0, 0.05, 0.1, 0.2, 0.3),
     "pair_weight": (0.3, 0.45, 0.6, 0.8, 1.0),
     "phrase_weight": (0.0, 0.05, 0.1, 0.2, 0.3),
     "phrase_top": (1, 3, 5, 8),
+    "trap_margin": (0.2, 0.4, 0.6, 1.0),
+    "trap_margin_challenge": (-0.3, -0.1, 0.0, 0.1, 0.3),
+    "trap_min_need": (0.1, 0.25, 0.4),
+    "proposal_min": (0.3, 0.5, 0.7),
 }
 
 
@@ -82,9 +87,14 @@ def tune(
     search: dict[str, Sequence[float]] | None = None,
     rounds: int = 2,
     k: int = 5,
+    min_gain: float = 0.002,
     progress: Callable[[str], None] = lambda _: None,
 ) -> tuple[Knobs, float]:
-    """Coordinate search over the ranking knobs for the best cross-validated top-1."""
+    """Coordinate search over the ranking knobs for the best cross-validated top-1.
+
+    A change must gain more than `min_gain` (0.2%, three phrasings in 1,600) to be kept, so the
+    search does not follow noise.
+    """
     best = start or Knobs()
     best_score = crossval(knowledge, best, k=k).top1
     for _ in range(rounds):
@@ -95,7 +105,7 @@ def tune(
                     continue
                 trial = dataclasses.replace(best, **{name: value})
                 score = crossval(knowledge, trial, k=k).top1
-                if score > best_score:
+                if score > best_score + min_gain:
                     best, best_score, improved = trial, score, True
                     progress(f"{name}={value}: {score:.1%}")
         if not improved:

@@ -87,7 +87,7 @@ class Knobs:
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
     k1: float = 0.1  # BM25 saturation: how fast an entry's use of a word stops adding weight
-    name_field: float = 0.1  # a word in the entry's name counts as this many phrasings' share
+    name_field: float = 0.05  # a word in the entry's name counts as this many phrasings' share
     pair_weight: float = 0.6  # a known word pair weighs this share of its own rarity
     unknown_weight: float = 0.5  # an unknown word weighs this share of the rarest word's rarity
     phrase_weight: float = 0.1  # share of the ranking score from fuzzy phrase similarity
@@ -100,7 +100,7 @@ class Knobs:
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-11.19, 1.4, 3.86, 4.57, 6.55, 2.8)
+    calibration: tuple[float, ...] = (-10.71, 2.0, 3.1, 4.31, 6.47, 2.97)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ FILLER = frozenset(
     this that these those there here what which who whom whose when where why how can could should
     would will shall may might must need needs needed want wants wanted use using used best good
     better way ways option options service services tool tools product thing stuff something
-    anything pls please plz thanks thank thx hi hey hello hiya yo team folks guys all some any one
+    anything pls please plz thanks thank thx hi hey hello hiya yo team folks guys all some any
     so just really very also too then than get got go going make makes made let lets gcp google
     cloud tell know anyone recommend recommended suggest right correct pick choose choice should
     whats im ive doe ok okay lol lmao haha question quick help wondering morning everyone
