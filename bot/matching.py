@@ -84,6 +84,7 @@ class Knobs:
     threshold: int = 55  # confidence (0-100, probability-ish) below which the tutor abstains
     alternatives: int = 3  # "did you mean" suggestions offered at most
     related_min: int = 20  # beside a confident answer, show only alternatives at least this sure
+    suggest_min: int = 5  # "did you mean" offers only entries at least this sure
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
     k1: float = 0.1  # BM25 saturation: how fast an entry's use of a word stops adding weight
@@ -211,7 +212,8 @@ class Matcher:
         if ranked and ranked[0].confidence >= knobs.threshold:
             related = [m for m in ranked[1:] if m.confidence >= knobs.related_min]
             return Lookup(question, ranked[0], tuple(related[: knobs.alternatives]), named)
-        return Lookup(question, None, tuple(ranked[: knobs.alternatives]), None)
+        suggested = [m for m in ranked if m.confidence >= knobs.suggest_min]
+        return Lookup(question, None, tuple(suggested[: knobs.alternatives]), None)
 
     def _correct_word(self, word: str) -> str:
         """The closest known word; among equally close ones, the one entries use most."""

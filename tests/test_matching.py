@@ -133,6 +133,17 @@ def test_moving_from_another_cloud_to_google_is_in_scope(matcher):
     assert lookup.outside is None
 
 
+def test_did_you_mean_leaves_out_entries_it_is_almost_sure_are_wrong(catalog, matcher):
+    """Suggestions under `suggest_min` would be noise ("potty training" -> custom training)."""
+    question = "how do I potty train my puppy?"
+    unfiltered = Matcher(catalog.knowledge, Knobs(suggest_min=0)).lookup(question)
+    assert unfiltered.best is None and unfiltered.alternatives
+    lookup = matcher.lookup(question)
+    assert lookup.best is None
+    kept = [m for m in unfiltered.alternatives if m.confidence >= matcher.knobs.suggest_min]
+    assert lookup.alternatives == tuple(kept)
+
+
 def test_plain_question_names_nothing(matcher):
     """When the named service is the answer, `named` stays empty."""
     lookup = matcher.lookup("how do I run my own training code with custom training?")
