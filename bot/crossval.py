@@ -1,6 +1,7 @@
 """Cross-validation over the knowledge base's own phrasings, and knob tuning without eval sets.
 
-Every entry's requirement phrasings are split into `k` folds. For each fold a matcher is built
+Every entry's requirement phrasings are split into `k` folds by a hash of their text, so where
+a writer puts a phrasing in the list cannot decide its fold. For each fold a matcher is built
 without those phrasings and asked each of them: a phrasing that lands on another entry is one a
 learner could also get wrong, and the share that land right measures how well the phrasings
 generalise to wordings the knowledge base has not seen. No evaluation question is involved, so
@@ -10,6 +11,7 @@ the ranking knobs are chosen here (`tune`) and the evaluation sets stay a fair t
 from __future__ import annotations
 
 import dataclasses
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -53,8 +55,8 @@ def folds(knowledge: KnowledgeBase, k: int) -> list[tuple[KnowledgeBase, list[tu
     for fold in range(k):
         entries, held = [], []
         for entry in knowledge.entries:
-            kept = tuple(r for n, r in enumerate(entry.requirements) if n % k != fold)
-            held += [(r, entry.id) for n, r in enumerate(entry.requirements) if n % k == fold]
+            kept = tuple(r for r in entry.requirements if _fold(r, k) != fold)
+            held += [(r, entry.id) for r in entry.requirements if _fold(r, k) == fold]
             entries.append(dataclasses.replace(entry, requirements=kept))
         split.append((KnowledgeBase(tuple(entries)), held))
     return split
@@ -111,3 +113,8 @@ def tune(
         if not improved:
             break
     return best, best_score
+
+
+def _fold(phrasing: str, k: int) -> int:
+    """A phrasing's fold, from its text: stable across runs and edits, unrelated to its position."""
+    return zlib.crc32(phrasing.encode("utf-8")) % k

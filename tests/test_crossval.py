@@ -24,6 +24,16 @@ def test_every_phrasing_is_held_out_exactly_once(catalog):
     assert sorted(held_all) == sorted(every)
 
 
+def test_a_phrasings_fold_follows_its_text_not_its_position(catalog):
+    """Reordering phrasings moves none between folds, so writers cannot place them to score."""
+    knowledge = catalog.knowledge
+    reordered = KnowledgeBase(
+        tuple(dataclasses.replace(e, requirements=e.requirements[::-1]) for e in knowledge.entries)
+    )
+    held = [sorted(h) for _, h in folds(knowledge, 5)]
+    assert [sorted(h) for _, h in folds(reordered, 5)] == held
+
+
 def test_crossval_counts_every_phrasing_and_lists_the_ones_that_land_elsewhere(catalog):
     """A phrasing worded like another entry's phrasings is reported as a miss with both ids."""
     entries = list(catalog.knowledge.entries)
