@@ -35,7 +35,7 @@ from rapidfuzz import fuzz, process
 
 from bot.index import build_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.textnorm import clean, pairs, raw_words, words
+from bot.textnorm import clean, is_english, pairs, raw_words, spelled_words, words
 
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
 # service, which is how exam traps are worded; the need then decides, not the name.
@@ -101,7 +101,7 @@ class Knobs:
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-10.71, 2.0, 3.1, 4.31, 6.47, 2.97)
+    calibration: tuple[float, ...] = (-10.35, 1.73, 3.91, 5.06, 5.94, 2.06)
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,23 @@ class Matcher:
         return self._features(*ranked[0], query) if ranked else None
 
     def tokens(self, question: str) -> list[str]:
-        """The question's informative words after normalisation and typo correction."""
-        return [self._correct(w) for w in words(question[:2000])]
+        """The question's informative words after normalisation and typo correction.
+
+        Only a word that is neither in the knowledge base nor an English word is a typo: an
+        English word the knowledge base never uses ("recent", "triage") stays unknown instead of
+        becoming a near-spelled known one ("decent", "trial").
+        """
+        known = self._index.frequency
+        tokens = []
+        for written, stemmed in spelled_words(question[:2000]):
+            if stemmed in known:
+                tokens.append(stemmed)
+                continue
+            corrected = self._correct(stemmed)
+            if is_english(written) and not _variants(stemmed, corrected):
+                corrected = stemmed
+            tokens.append(corrected)
+        return tokens
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -390,3 +405,8 @@ def _other_platform(question: str) -> str | None:
     return next(
         (OTHER_PLATFORMS[w] for w in raw_words(question[:2000]) if w in OTHER_PLATFORMS), None
     )
+
+
+def _variants(word: str, other: str) -> bool:
+    """Whether two words are forms of one word ("connect", "connector"): one begins the other."""
+    return word.startswith(other) or other.startswith(word)

@@ -71,6 +71,9 @@ ABBREVIATIONS = {
     "dbs": "database",
 }
 
+# A word seen this often in pyspellchecker's English frequency list is a word, not a typo.
+ENGLISH_MIN = 200
+
 _SLACK_LINK = re.compile(r"<(?:https?|mailto):[^>|]*\|([^>]*)>")
 _SLACK_CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _SLACK_MARKUP = re.compile(r"<[^>]*>")
@@ -122,8 +125,30 @@ def raw_words(text: str) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Informative words of a text: cleaned, lowercased, expanded, stemmed, filler removed."""
-    stems = (stem(w) for w in raw_words(text) if w not in FILLER)
-    return [w for w in stems if w not in FILLER]
+    return [s for _, s in spelled_words(text)]
+
+
+def spelled_words(text: str) -> list[tuple[str, str]]:
+    """(word as written, its stem) for each informative word of a text."""
+    found = ((w, stem(w)) for w in raw_words(text) if w not in FILLER)
+    return [(w, s) for w, s in found if s not in FILLER]
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Words seen at least `ENGLISH_MIN` times in pyspellchecker's English frequency list.
+
+    Loaded on first use (about 0.2 s); only the set is kept, not the spell checker.
+    """
+    from spellchecker import SpellChecker
+
+    counts = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    return frozenset(w for w, n in counts.items() if n >= ENGLISH_MIN)
+
+
+def is_english(word: str) -> bool:
+    """Whether a word is an English word rather than a typo or a product name."""
+    return word in english_words()
 
 
 def pairs(tokens: list[str]) -> list[str]:

@@ -14,10 +14,10 @@ DEV = SHIPPED_ROOT / "tests" / "eval" / "learner_questions.yaml"
 HOLDOUT = SHIPPED_ROOT / "tests" / "eval" / "holdout.yaml"
 HOLDOUT2 = SHIPPED_ROOT / "tests" / "eval" / "holdout2.yaml"
 NEAR_COPY = 90  # rapidfuzz ratio on processed text at or above which a question copies a phrasing
-# The targets are 92% top-1 and 90% abstention; the dev set gives 90.8% and 95.2% today
-# (the held-out sets, never tuned on: 87.7% / 95.7% and 98.5% / 97.5%).
+# The targets are 92% top-1 and 90% abstention; the dev set gives 91.2% and 95.2% today
+# (the held-out sets, never tuned on: 89.6% / 100% and 97.0% / 97.5%).
 # These floors sit just under today's figures, so any regression fails the build.
-FLOOR_TOP1 = 0.90
+FLOOR_TOP1 = 0.91
 FLOOR_ABSTENTION = 0.94
 KNOWLEDGE = load_knowledge(SHIPPED_ROOT / "knowledge")
 

@@ -144,6 +144,20 @@ def test_did_you_mean_leaves_out_entries_it_is_almost_sure_are_wrong(catalog, ma
     assert lookup.alternatives == tuple(kept)
 
 
+@pytest.mark.parametrize(
+    ("written", "read_as"),
+    [
+        ("bacth", ["batch"]),  # a typo becomes the known word
+        ("customized", ["custom"]),  # another form of a known word joins it
+        ("match", ["match"]),  # an English word stays itself, however close to "batch"
+        ("brain surgery", ["brain", "surgery"]),  # not "train surgery"
+    ],
+)
+def test_only_misspellings_are_corrected(matcher, written, read_as):
+    """Typo correction leaves real English words alone unless they are forms of a known word."""
+    assert matcher.tokens(written) == read_as
+
+
 def test_plain_question_names_nothing(matcher):
     """When the named service is the answer, `named` stays empty."""
     lookup = matcher.lookup("how do I run my own training code with custom training?")
