@@ -76,9 +76,11 @@ __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 class Knobs:
     """Every tuning knob of the matcher, in one place.
 
-    k1, name_field, pair_weight, phrase_weight and phrase_top order the candidates; their values
-    are what `tutor eval --tune` finds on the knowledge base's own phrasings, not on any
-    evaluation set. Rerun it, then `tutor eval --calibrate`, after a larger content change.
+    The knobs that order candidates (k1, name_field, pair_weight, phrase_weight, phrase_top and
+    the trap knobs) are what `tutor eval --tune` finds on the knowledge base's own phrasings, not
+    on any evaluation set; `calibration` is fitted on the dev set. After a larger content change
+    rerun both (`tutor eval --tune`, then `tutor eval --calibrate`). `threshold` is a choice:
+    55 means the tutor answers when it is a little more likely right than not.
     """
 
     threshold: int = 55  # confidence (0-100, probability-ish) below which the tutor abstains
@@ -399,12 +401,10 @@ def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple
 
 def _other_platform(question: str) -> str | None:
     """The other vendor's platform a question is about, unless it also names Google Cloud."""
-    said = set(raw_words(question[:2000]))
-    if said & GOOGLE_WORDS:
+    said = raw_words(question[:2000])
+    if GOOGLE_WORDS.intersection(said):
         return None
-    return next(
-        (OTHER_PLATFORMS[w] for w in raw_words(question[:2000]) if w in OTHER_PLATFORMS), None
-    )
+    return next((OTHER_PLATFORMS[w] for w in said if w in OTHER_PLATFORMS), None)
 
 
 def _variants(word: str, other: str) -> bool:
