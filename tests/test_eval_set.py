@@ -13,6 +13,7 @@ from tests.conftest import SHIPPED_ROOT
 DEV = SHIPPED_ROOT / "tests" / "eval" / "learner_questions.yaml"
 HOLDOUT = SHIPPED_ROOT / "tests" / "eval" / "holdout.yaml"
 HOLDOUT2 = SHIPPED_ROOT / "tests" / "eval" / "holdout2.yaml"
+HOLDOUT3 = SHIPPED_ROOT / "tests" / "eval" / "holdout3.yaml"
 NEAR_COPY = 90  # rapidfuzz ratio on processed text at or above which a question copies a phrasing
 # The targets are 92% top-1 and 90% abstention; the dev set gives 91.2% and 95.2% today
 # (the held-out sets, never tuned on: 89.6% / 100% and 97.0% / 97.5%).
@@ -23,7 +24,7 @@ KNOWLEDGE = load_knowledge(SHIPPED_ROOT / "knowledge")
 
 
 def _files():
-    return [p for p in (DEV, HOLDOUT, HOLDOUT2) if p.exists()]
+    return [p for p in (DEV, HOLDOUT, HOLDOUT2, HOLDOUT3) if p.exists()]
 
 
 @pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
