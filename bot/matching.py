@@ -35,7 +35,15 @@ from rapidfuzz import fuzz, process
 
 from bot.index import build_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.textnorm import clean, is_english, pairs, raw_words, spelled_words, words
+from bot.textnorm import (
+    clean,
+    english_words,
+    is_english,
+    pairs,
+    raw_words,
+    spelled_words,
+    words,
+)
 
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
 # service, which is how exam traps are worded; the need then decides, not the name.
@@ -156,6 +164,7 @@ class Matcher:
     def __init__(self, knowledge: KnowledgeBase, knobs: Knobs | None = None) -> None:
         self.knobs = knobs or Knobs()
         self._index = build_index(knowledge.entries, self.knobs.k1, self.knobs.name_field)
+        english_words()  # load the dictionary now, not on the first learner's question
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
 
     def lookup(self, question: str) -> Lookup:
