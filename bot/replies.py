@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.daily import PassReport, Ranked, Recap, Reveal, TeamStanding
-from bot.knowledge import Entry
+from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.quiz import Question
 from bot.schedule import Schedule
@@ -54,7 +54,7 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
     note = status_line(entry)
     if note:
         lines.append(note)
-    for watch in entry.watch_out[:2]:
+    for watch in _watch_outs(entry, lookup.named)[:2]:
         other = kb_get(watch.id)
         name = other.name if other else watch.id
         lines.append(f"Don't confuse with {name}: {watch.note}")
@@ -64,6 +64,16 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
         others = "; ".join(m.entry.name for m in lookup.alternatives)
         lines.append(f"Related: {others}")
     return lines
+
+
+def _watch_outs(entry: Entry, named: Entry | None) -> list[WatchOut]:
+    """The answer's mix-ups, the one the learner named first (from either side of the pair)."""
+    if named is None:
+        return list(entry.watch_out)
+    mine = [w for w in entry.watch_out if w.id == named.id]
+    theirs = [WatchOut(named.id, w.note) for w in named.watch_out if w.id == entry.id]
+    rest = [w for w in entry.watch_out if w.id != named.id]
+    return (mine or theirs)[:1] + rest
 
 
 def dont_know_lines(lookup: Lookup) -> list[str]:

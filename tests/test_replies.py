@@ -1,0 +1,55 @@
+"""What the tutor says about an answer: the mix-up the learner named comes first."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.knowledge import WatchOut
+from bot.matching import Lookup, Match
+from bot.replies import answer_lines
+
+
+def _confusions(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Don't confuse with")]
+
+
+def test_the_named_mix_up_is_explained_first(catalog):
+    """When the learner named a service, its note leads, ahead of the answer's other mix-ups."""
+    kb = catalog.knowledge
+    automl, custom, oom = (
+        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
+    )
+    answer = dataclasses.replace(
+        automl,
+        watch_out=(
+            WatchOut(oom.id, "Unrelated note."),
+            WatchOut(custom.id, "AutoML needs no code."),
+        ),
+    )
+    lookup = Lookup("q", Match(answer, 80), (), named=custom)
+    lines = answer_lines(lookup, kb.get)
+    assert lines[0].startswith(f"You mention {custom.name}")
+    assert _confusions(lines)[0] == f"Don't confuse with {custom.name}: AutoML needs no code."
+
+
+def test_a_note_kept_on_the_named_side_is_used(catalog):
+    """If only the named entry lists the pair, its note explains the mix-up."""
+    kb = catalog.knowledge
+    automl, custom = kb.get("automl"), kb.get("vertex-custom-training")
+    answer = dataclasses.replace(automl, watch_out=())
+    named = dataclasses.replace(custom, watch_out=(WatchOut(automl.id, "Custom code vs none."),))
+    lines = answer_lines(Lookup("q", Match(answer, 80), (), named=named), kb.get)
+    assert _confusions(lines) == [f"Don't confuse with {named.name}: Custom code vs none."]
+
+
+def test_without_a_named_service_the_order_is_the_entrys(catalog):
+    """A plain answer lists the entry's first two mix-ups in their written order."""
+    kb = catalog.knowledge
+    automl, custom, oom = (
+        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
+    )
+    answer = dataclasses.replace(
+        automl, watch_out=(WatchOut(oom.id, "First."), WatchOut(custom.id, "Second."))
+    )
+    lines = answer_lines(Lookup("q", Match(answer, 80), ()), kb.get)
+    assert [line.rsplit(": ", 1)[1] for line in _confusions(lines)] == ["First.", "Second."]
