@@ -27,8 +27,7 @@ def samples(matcher: Matcher, cases: Sequence[Case]) -> list[tuple[tuple[float, 
         if features is None:
             continue
         lookup = matcher.lookup(case.question)
-        ranked = [lookup.best] if lookup.best else list(lookup.alternatives)
-        best = ranked[0].entry.id if ranked else None
+        best = lookup.ranked[0].entry.id if lookup.ranked else None
         found.append((features, int(case.expect is not None and best == case.expect)))
     return found
 
@@ -61,7 +60,7 @@ def buckets(
     bands: dict[int, list[int]] = {}
     for case in cases:
         lookup = matcher.lookup(case.question)
-        ranked = [lookup.best] if lookup.best else list(lookup.alternatives)
+        ranked = lookup.ranked
         right = bool(ranked) and case.expect is not None and ranked[0].entry.id == case.expect
         bands.setdefault(lookup.confidence // width * width, []).append(int(right))
     return [(b, len(v), sum(v) / len(v)) for b, v in sorted(bands.items())]

@@ -120,9 +120,8 @@ def measure(name: str, answer: Answerer, cases: list[Case]) -> Report:
 def ours(matcher: Matcher) -> Answerer:
     def answer(question: str) -> tuple[str | None, tuple[str, ...], int]:
         lookup = matcher.lookup(question)
-        ranked = ([lookup.best] if lookup.best else []) + list(lookup.alternatives)
         best = lookup.best.entry.id if lookup.best else None
-        return best, tuple(m.entry.id for m in ranked[:3]), lookup.confidence
+        return best, tuple(m.entry.id for m in lookup.ranked[:3]), lookup.confidence
 
     return answer
 

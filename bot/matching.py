@@ -133,10 +133,13 @@ class Lookup:
     outside: str | None = None  # another vendor's platform the question is about
 
     @property
+    def ranked(self) -> tuple[Match, ...]:
+        """Every candidate offered, best first: the answer (if any), then the alternatives."""
+        return ((self.best,) if self.best else ()) + self.alternatives
+
+    @property
     def confidence(self) -> int:
-        if self.best:
-            return self.best.confidence
-        return self.alternatives[0].confidence if self.alternatives else 0
+        return self.ranked[0].confidence if self.ranked else 0
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ class Tutor:
         """Answer a free-text question; weak answers are kept for curators (`tutor gaps`)."""
         lookup = self.matcher.lookup(text)
         if self.unsure(lookup):
-            guess = lookup.best or (lookup.alternatives[0] if lookup.alternatives else None)
+            guess = lookup.ranked[0] if lookup.ranked else None
             if text.strip():
                 self.store.record_gap(
                     question=text, asker=asker, best_guess=guess.entry.id if guess else "",

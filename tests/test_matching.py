@@ -107,6 +107,7 @@ def test_trap_named_by_what_the_question_proposes(matcher):
     assert lookup.best is not None and lookup.best.entry.id == "automl"
     assert lookup.named is not None and lookup.named.id == "vertex-custom-training"
     assert all(m.confidence <= lookup.best.confidence for m in lookup.alternatives)
+    assert lookup.ranked == (lookup.best, *lookup.alternatives)
 
 
 def test_symptom_after_the_proposal_is_not_a_named_service(matcher):
@@ -141,7 +142,7 @@ def test_did_you_mean_leaves_out_entries_it_is_almost_sure_are_wrong(catalog, ma
     lookup = matcher.lookup(question)
     assert lookup.best is None
     kept = [m for m in unfiltered.alternatives if m.confidence >= matcher.knobs.suggest_min]
-    assert lookup.alternatives == tuple(kept)
+    assert lookup.alternatives == tuple(kept) == lookup.ranked
 
 
 @pytest.mark.parametrize(
