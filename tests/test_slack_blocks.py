@@ -1,4 +1,5 @@
-"""Block Kit builders: shapes, Slack's limits (slack_sdk's models), escaping, no leaks."""
+"""Block Kit builders: shapes, Slack's limits (slack_sdk's models), escaping, neutral echoes, no
+leaks."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from slack_sdk.models.views import View
 from bot.matching import Lookup, Match
 from bot.scores import Standing
 from bot.slack import blocks
-from bot.slack.text import clip, escape, mention, unescape
+from bot.slack.text import BIDI_CONTROLS
 from bot.tutor import Graded, Stats
 
 ATTACKS = [
@@ -33,25 +34,32 @@ def valid(message: blocks.Message) -> list[dict]:
 
 
 def everything(message: blocks.Message | dict) -> str:
-    return json.dumps(message.as_kwargs() if isinstance(message, blocks.Message) else message)
+    shown = message.as_kwargs() if isinstance(message, blocks.Message) else message
+    return json.dumps(shown, ensure_ascii=False)
 
 
-def test_escape_replaces_the_three_control_characters_ampersand_first():
-    """& < > become entities, & first so nothing is escaped twice; nothing else changes."""
-    assert escape("a & b <!here> > 'c'") == "a &amp; b &lt;!here&gt; &gt; 'c'"
-    assert unescape(escape("<@U1> & &lt;")) == "<@U1> & &lt;"
+def texts(shown: list[dict], kind: str) -> list[str]:
+    """The text of every text object of `kind` ("mrkdwn" or "plain_text") in the blocks."""
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            if value.get("type") == kind and isinstance(value.get("text"), str):
+                found.append(value["text"])
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    walk(shown)
+    return found
 
 
-def test_mention_only_for_real_user_ids():
-    """Slack user ids become mentions; anything else is shown escaped, never as markup."""
-    assert mention("U0STUDENT1") == "<@U0STUDENT1>"
-    assert mention("<!channel>") == "&lt;!channel&gt;"
-
-
-def test_clip_keeps_within_the_limit():
-    """Clipped text fits the limit and shows it was cut."""
-    assert clip("x" * 100, 75) == "x" * 74 + "…"
-    assert clip("short", 75) == "short"
+def echo(shown: list[dict]) -> dict:
+    """The context block holding "You asked: …"."""
+    (context,) = [b for b in shown if b["type"] == "context"]
+    return context
 
 
 def test_answer_shows_means_why_watch_out_source_and_quiz_button(catalog):
@@ -132,6 +140,50 @@ def test_user_text_is_escaped_everywhere(catalog):
     assert "&lt;!channel&gt;" in text and "&amp; co" in text
 
 
+TRICKY = "\u202e*Correct! The answer is B*\u202c <!channel> _x_ `y` 👩‍💻 café 日本"
+
+
+@pytest.mark.parametrize("confident", [True, False], ids=["answer", "dont-know"])
+def test_echo_is_plain_text_without_bidi_and_escaped(catalog, confident):
+    """The question echoed for the thread is plain_text: as typed, minus bidi, escaped."""
+    best = Match(catalog.knowledge.get("automl"), 95) if confident else None
+    message = blocks.answer(
+        Lookup(TRICKY, best, ()), catalog.knowledge.get, asked=TRICKY, unsure=False,
+        quizzable=False,
+    )  # fmt: skip
+    shown = valid(message)
+    assert echo(shown)["elements"] == [
+        {
+            "type": "plain_text",
+            "text": "You asked: *Correct! The answer is B* &lt;!channel&gt; _x_ `y` 👩‍💻 café 日本",
+            "emoji": False,
+        }
+    ]
+    assert not BIDI_CONTROLS & set(everything(message))
+    assert all("Correct! The answer" not in t for t in [message.text, *texts(shown, "mrkdwn")])
+
+
+def test_long_question_is_clipped_in_the_echo(catalog):
+    """A 5000-character question of `&` (escaping multiplies it by 5) stays within the limit."""
+    message = blocks.answer(
+        Lookup("&", None, ()), catalog.knowledge.get, asked="&" * 5000, unsure=False,
+        quizzable=False,
+    )  # fmt: skip
+    (said,) = texts([echo(valid(message))], "plain_text")
+    assert said == "You asked: " + "&amp;" * (blocks.ECHO_TEXT - 1) + "…"
+    assert len(said) <= blocks.SECTION_TEXT
+
+
+def test_a_question_of_only_bidi_controls_is_not_echoed(catalog):
+    """Nothing left to show after removing bidi controls: no "You asked:" at all."""
+    message = blocks.answer(
+        Lookup("x", None, ()), catalog.knowledge.get, asked="\u202e\u2066 \u200f", unsure=False,
+        quizzable=False,
+    )  # fmt: skip
+    assert all(b["type"] != "context" for b in valid(message))
+    assert "You asked" not in everything(message)
+
+
 def test_long_lines_are_split_into_sections_within_limits():
     """Many long lines become several sections, each at most 3000 characters."""
     message = blocks.lines(["word " * 500] * 4)
@@ -147,6 +199,16 @@ def test_leaderboard_mentions_people_but_escapes_odd_names():
     text = everything(message)
     valid(message)
     assert "<@U0STUDENT1>" in text and "<!channel>" not in text and "this week" in text
+
+
+def test_leaderboard_shows_odd_names_neutral():
+    """A name that is not a user id cannot bold itself or reverse the line, in blocks or text."""
+    standings = [Standing(1, "\u202e*boss*", 3, 4, 3)]
+    message = blocks.leaderboard(standings, "all")
+    text = everything(message)
+    valid(message)
+    assert "*boss*" not in text and "\u2217boss\u2217" in text
+    assert not BIDI_CONTROLS & set(text)
 
 
 def test_help_and_stats_are_valid():

@@ -2,7 +2,9 @@
 
 Every builder returns a `Message` (blocks plus the plain `text` Slack shows in notifications and
 to screen readers). The words come from `bot.replies`; everything shown is escaped here, and mrkdwn
-holding text we did not write is `verbatim`, so Slack never turns it into links or mentions.
+holding text we did not write is `verbatim`, so Slack never turns it into links or mentions. The
+learner's own words, echoed where others see them, go in a `plain_text` object without bidi
+controls: they cannot ping, style or reorder anything (see `bot.slack.text`).
 
 Quiz buttons carry the post id and the chosen letter, never the correct one: anyone can read
 button values with the browser's developer tools, so grading happens on the server.
@@ -20,7 +22,7 @@ from bot.knowledge import Entry
 from bot.matching import Lookup
 from bot.quiz import Question
 from bot.scores import Standing
-from bot.slack.text import clip, escape, mention
+from bot.slack.text import clip, escape, mention, without_bidi
 from bot.tutor import Graded, Stats
 
 # Action ids. A family of buttons shares one regex, so one listener serves them all.
@@ -31,6 +33,7 @@ QUIZ_ON_ENTRY = "quiz_on_entry"  # "quiz me on this"; value = entry id
 SECTION_TEXT = 3000  # Slack's limit for a section's text
 BUTTON_TEXT = 75  # Slack's limit for a button label
 FALLBACK_TEXT = 3000  # the plain `text` we send; Slack allows far more, people read far less
+ECHO_TEXT = 300  # how much of a question "You asked: …" repeats; escaped, it stays under 3000
 
 KbGet = Callable[[str], Entry | None]
 
@@ -53,8 +56,9 @@ def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable
     """An answer (or "I don't know"), the question echoed, and the buttons that follow from it."""
     lines = replies.answer_lines(lookup, kb_get)
     blocks = _sections(lines, bold_first=lookup.best is not None)
-    if asked:
-        blocks.append(_context(replies.you_asked(asked)))
+    shown = without_bidi(asked).strip()
+    if shown:
+        blocks.append(_echo(shown))
     buttons = []
     if lookup.best is not None and quizzable:
         buttons.append(_button(replies.QUIZ_ME, QUIZ_ON_ENTRY, lookup.best.entry.id))
@@ -161,8 +165,12 @@ def _section(mrkdwn: str) -> dict:
     return {"type": "section", "text": text}
 
 
-def _context(plain: str) -> dict:
-    text = {"type": "mrkdwn", "text": clip(escape(plain), SECTION_TEXT), "verbatim": True}
+def _echo(asked: str) -> dict:
+    """The question as typed, for everyone in the thread: `plain_text` shows `*` and `_` as
+    themselves, escaping keeps `<!channel>` inert, and a long question is clipped.
+    """
+    said = escape(replies.you_asked(clip(asked, ECHO_TEXT)))
+    text = {"type": "plain_text", "text": clip(said, SECTION_TEXT), "emoji": False}
     return {"type": "context", "elements": [text]}
 
 
