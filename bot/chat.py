@@ -84,7 +84,9 @@ def respond(tutor: Tutor, line: str, *, user: str, now: dt.datetime) -> list[str
             return daily_turn(tutor, command.arg, user=user, now=now)
         if pending is None:
             return [replies.NO_PENDING]
-        graded = tutor.answer(post_id=pending.post.id, user=user, choice=command.arg, now=now)
+        graded = tutor.answer(
+            post_id=pending.post.id, user=user, choice=command.arg, now=now, team=team
+        )
         return replies.feedback_lines(graded) if graded else [replies.UNKNOWN_POST]
     if command.verb == "leaderboard":
         period = command.arg if command.arg in ("week", "month", "all") else "all"
@@ -130,7 +132,9 @@ def daily_turn(tutor: Tutor, arg: str, *, user: str, now: dt.datetime) -> list[s
         if mine:
             return [*shown, replies.daily_answered(mine, daily.reveal_of(post).total)]
         return [*shown, replies.choice_prompt(question)]
-    graded = tutor.answer(post_id=post.id, user=user, choice=arg, now=now)
+    graded = tutor.answer(
+        post_id=post.id, user=user, choice=arg, now=now, team=LOCAL_TEAM, channel=LOCAL_CHANNEL
+    )
     return [*poster.lines, *replies.feedback_lines(graded)] if graded else [replies.UNKNOWN_POST]
 
 

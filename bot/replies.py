@@ -31,6 +31,10 @@ DONT_KNOW = "I don't know that one."
 NO_ANSWERS_YET = "No answers yet. Type quiz to get the first question."
 NO_PENDING = "There is no open question. Type quiz to get one."
 UNKNOWN_POST = "That question is no longer available. Ask for a new one with quiz."
+NOT_YOURS = (
+    "That question was put to someone else or in another channel, so this answer was not "
+    "recorded. Ask for your own with quiz."
+)
 SORRY = "Sorry, something went wrong on my side. Please try again in a moment."
 
 
@@ -111,6 +115,8 @@ def verdict(graded: Graded) -> str:
         return "This question is closed; answers are no longer recorded."
     if graded.status == "invalid":
         return f"'{graded.choice}' is not one of the choices. {choice_prompt(graded.question)}"
+    if graded.status == "refused":
+        return NOT_YOURS
     return "Correct!" if graded.correct else "Not quite."
 
 
@@ -118,7 +124,7 @@ def feedback_lines(graded: Graded) -> list[str]:
     """Why the chosen answer is right or wrong, and why the correct one is right."""
     question = graded.question
     lines = [verdict(graded)]
-    if graded.status == "invalid":
+    if graded.status in ("invalid", "refused"):
         return lines
     chosen, right = graded.choice, question.answer
     if chosen in question.letters:

@@ -36,7 +36,7 @@ class Graded:
     question: Question
     choice: str  # the letter the learner chose (for `already`, the one recorded first)
     correct: bool
-    status: str  # recorded | already | closed | invalid
+    status: str  # recorded | already | closed | invalid | refused (not this learner's to answer)
     entries: tuple[Entry, ...] = ()  # what to read next, when the answer was wrong
 
 
@@ -133,12 +133,22 @@ class Tutor:
         question = self.catalog.questions.get(post.question_id) if post else None
         return Asked(post, question) if post and question else None
 
-    def answer(self, *, post_id: int, user: str, choice: str, now: dt.datetime) -> Graded | None:
-        """Grade and record an answer. The first answer counts; None for an unknown post."""
+    def answer(
+        self, *, post_id: int, user: str, choice: str, now: dt.datetime, team: str,
+        channel: str | None = None,
+    ) -> Graded | None:  # fmt: skip
+        """Grade and record an answer. The first answer counts; None for an unknown post.
+
+        An answer counts only where its question was put: a private question by the learner it
+        was asked of, a daily question in its own workspace and channel (`channel` is where the
+        click or line came from). Anything else is `refused`, records nothing and reveals nothing.
+        """
         post = self.store.post(post_id)
         question = self.catalog.questions.get(post.question_id) if post else None
         if post is None or question is None:
             return None
+        if not belongs(post, team=team, user=user, channel=channel):
+            return Graded(question, "", False, "refused")
         letter = normalize_choice(choice, question.letters)
         if letter is None:
             return Graded(question, choice, False, "invalid")
@@ -177,6 +187,15 @@ class Tutor:
         ]
         due = len(self._reviews_due(team=team, user=user, now=now))
         return Stats(answered, correct, day_streak(days, now.date()), tuple(weakest[:3]), due)
+
+
+def belongs(post: Post, *, team: str, user: str, channel: str | None) -> bool:
+    """Whether `user`, in `team` and `channel`, may answer `post`."""
+    if post.team != team:
+        return False
+    if post.kind == "daily":
+        return channel == post.channel
+    return post.user == user
 
 
 def day_streak(days_newest_first: list[str], today: dt.date) -> int:

@@ -324,18 +324,19 @@ class SlackRequests:
         return urllib.parse.urlencode(fields), "application/x-www-form-urlencoded"
 
     def action(
-        self, action_id: str, value: str, *, user: str = STUDENT, block_id: str = "b1"
-    ) -> tuple[str, str]:
+        self, action_id: str, value: str, *, user: str = STUDENT, block_id: str = "b1",
+        channel: str = CHANNEL, team: str = TEAM,
+    ) -> tuple[str, str]:  # fmt: skip
         payload = {
             "type": "block_actions",
-            "user": {"id": user, "username": "student", "name": "student", "team_id": TEAM},
+            "user": {"id": user, "username": "student", "name": "student", "team_id": team},
             "api_app_id": APP_ID, "token": "legacy-verification-token",
             "container": {
-                "type": "message", "message_ts": "1773470000.000100", "channel_id": CHANNEL,
+                "type": "message", "message_ts": "1773470000.000100", "channel_id": channel,
                 "is_ephemeral": True,
             },
-            "trigger_id": f"{next(_ids)}.1.abc", "team": {"id": TEAM, "domain": "study"},
-            "channel": {"id": CHANNEL, "name": "quiz"}, "state": {"values": {}},
+            "trigger_id": f"{next(_ids)}.1.abc", "team": {"id": team, "domain": "study"},
+            "channel": {"id": channel, "name": "quiz"}, "state": {"values": {}},
             "response_url": self.response_url(f"act{next(_ids)}"),
             "actions": [{
                 "action_id": action_id, "block_id": block_id, "value": value, "type": "button",

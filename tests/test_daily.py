@@ -148,7 +148,14 @@ def test_the_team_weakest_section_comes_first(tmp_path):
         daily.run_pass(poster, now=utc(2026, 12, day, 8, 0))
         post, question, _ = poster.posted[-1]
         choice = "A" if question.section == "3.3" else "B"
-        daily.tutor.answer(post_id=post.id, user="U1", choice=choice, now=utc(2026, 12, day, 9))
+        daily.tutor.answer(
+            post_id=post.id,
+            user="U1",
+            choice=choice,
+            now=utc(2026, 12, day, 9),
+            team=TEAM,
+            channel=post.channel,
+        )
     assert sorted(q.section for _, q, _ in poster.posted) == ["3.1", "3.2", "3.3"]
     daily.run_pass(poster, now=utc(2026, 12, 4, 8, 0))
     assert poster.posted[-1][1].section == "3.3"
@@ -162,7 +169,14 @@ def test_the_question_closes_at_the_next_post_and_late_clicks_record_nothing(tmp
     daily.run_pass(poster, now=TUESDAY_9)
     post = poster.posted[0][0]
     assert post.closes_at == "2026-12-02T08:00:00+00:00"
-    late = daily.tutor.answer(post_id=post.id, user="U1", choice="B", now=utc(2026, 12, 2, 8, 0))
+    late = daily.tutor.answer(
+        post_id=post.id,
+        user="U1",
+        choice="B",
+        now=utc(2026, 12, 2, 8, 0),
+        team=TEAM,
+        channel=post.channel,
+    )
     assert late.status == "closed"
     assert daily.store.choice_counts(post.id) == {}
 
@@ -176,7 +190,14 @@ def test_reveal_happens_once_when_the_window_closes_with_matching_figures(tmp_pa
     post, question = poster.posted[0][:2]
     choices = {"U1": "B", "U2": "B", "U3": "A", "U4": "C", "U5": "A", "U6": "B"}
     for user, choice in choices.items():
-        daily.tutor.answer(post_id=post.id, user=user, choice=choice, now=utc(2026, 12, 1, 10))
+        daily.tutor.answer(
+            post_id=post.id,
+            user=user,
+            choice=choice,
+            now=utc(2026, 12, 1, 10),
+            team=TEAM,
+            channel=post.channel,
+        )
     assert daily.run_pass(poster, now=utc(2026, 12, 1, 23)).revealed == ()
     daily.run_pass(poster, now=utc(2026, 12, 2, 8, 0))
     daily.run_pass(poster, now=utc(2026, 12, 2, 9, 0))
@@ -220,10 +241,22 @@ def test_hundred_threads_answering_one_post_record_hundred_answers(tmp_path):
     def click(n: int) -> None:
         start.wait()
         graded = daily.tutor.answer(
-            post_id=post_id, user=f"U{n:03d}", choice="ABCD"[n % 4], now=utc(2026, 12, 1, 9)
+            post_id=post_id,
+            user=f"U{n:03d}",
+            choice="ABCD"[n % 4],
+            now=utc(2026, 12, 1, 9),
+            team=TEAM,
+            channel="C123",
         )
         statuses.append(graded.status)
-        daily.tutor.answer(post_id=post_id, user=f"U{n:03d}", choice="A", now=utc(2026, 12, 1, 9))
+        daily.tutor.answer(
+            post_id=post_id,
+            user=f"U{n:03d}",
+            choice="A",
+            now=utc(2026, 12, 1, 9),
+            team=TEAM,
+            channel="C123",
+        )
 
     threads = [threading.Thread(target=click, args=(n,)) for n in range(100)]
     for thread in threads:

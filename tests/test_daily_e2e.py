@@ -139,7 +139,7 @@ def served(tmp_path, stub):
 def test_signed_click_to_tutor_serve_shows_on_the_leaderboard(served, stub):
     """A block_actions click on the daily post is recorded and appears in the JSON leaderboard."""
     tutor, _, slack, post_id = served
-    sent = slack.post(slack.action("answer_b", f"{post_id}:B", user="U0CLICK001"))
+    sent = slack.post(slack.action("answer_b", f"{post_id}:B", user="U0CLICK001", channel="C123"))
     assert sent.status == 200
     (feedback,) = stub.wait_for("webhook/", 1)
     assert feedback.body["response_type"] == "ephemeral"
@@ -153,7 +153,12 @@ def test_hundred_concurrent_clicks_through_serve_give_hundred_answers(served, st
     """100 users click one post at once through the real click path: 100 rows, none doubled."""
     tutor, server, slack, post_id = served
     clicks = [
-        slack.action(f"answer_{'abcd'[n % 4]}", f"{post_id}:{'ABCD'[n % 4]}", user=f"U0C{n:07d}")
+        slack.action(
+            f"answer_{'abcd'[n % 4]}",
+            f"{post_id}:{'ABCD'[n % 4]}",
+            user=f"U0C{n:07d}",
+            channel="C123",
+        )
         for n in range(100)
     ]
     with ThreadPoolExecutor(32) as pool:

@@ -83,7 +83,14 @@ def test_reveal_updates_the_post_and_answers_in_its_thread(tmp_path, stub, clien
     report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
     post = daily.tutor.store.post(report.outcomes[0].post_id)
     for user, choice in (("U1", "B"), ("U2", "A"), ("U3", "B")):
-        daily.tutor.answer(post_id=post.id, user=user, choice=choice, now=utc(2026, 12, 1, 9))
+        daily.tutor.answer(
+            post_id=post.id,
+            user=user,
+            choice=choice,
+            now=utc(2026, 12, 1, 9),
+            team=post.team,
+            channel=post.channel,
+        )
     stub.reset()
     daily.run_pass(SlackPoster(client), now=utc(2026, 12, 1, 12, 0))
     (update,) = stub.called("chat.update")
@@ -125,7 +132,14 @@ def test_team_leaderboard_uses_display_names_not_mentions(tmp_path, client):
     berlin(daily)
     report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
     post_id = report.outcomes[0].post_id
-    daily.tutor.answer(post_id=post_id, user="U0ANA", choice="B", now=utc(2026, 12, 1, 9))
+    daily.tutor.answer(
+        post_id=post_id,
+        user="U0ANA",
+        choice="B",
+        now=utc(2026, 12, 1, 9),
+        team=TEAM,
+        channel="C123",
+    )
     users = FakeUsers({"U0ANA": {"profile": {"display_name": "Ana <3"}}})
     said, public = daily_reply(
         "leaderboard", daily, DisplayNames(users), team=TEAM, channel="C123", user="U0ANA",
@@ -171,7 +185,14 @@ def test_monday_recap_message_is_valid(tmp_path, client):
     berlin(daily, recap=True)
     poster = SlackPoster(client, DisplayNames(FakeUsers({"U1": {"real_name": "Una"}})))
     first = daily.run_pass(poster, now=utc(2026, 12, 4, 8, 0)).outcomes[0]
-    daily.tutor.answer(post_id=first.post_id, user="U1", choice="B", now=utc(2026, 12, 4, 9))
+    daily.tutor.answer(
+        post_id=first.post_id,
+        user="U1",
+        choice="B",
+        now=utc(2026, 12, 4, 9),
+        team=TEAM,
+        channel="C123",
+    )
     monday = daily.run_pass(poster, now=utc(2026, 12, 7, 8, 0)).outcomes[0]
     post = daily.tutor.store.post(monday.post_id)
     question = daily.tutor.catalog.questions.get(post.question_id)

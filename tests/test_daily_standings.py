@@ -23,7 +23,12 @@ def answer(daily: Daily, posted, user: str, *, right: bool = True, day: int = 1)
     post, question, _ = posted
     choice = question.answer if right else next(x for x in question.letters if x != question.answer)
     graded = daily.tutor.answer(
-        post_id=post.id, user=user, choice=choice, now=post_time(post) + dt.timedelta(hours=1)
+        post_id=post.id,
+        user=user,
+        choice=choice,
+        now=post_time(post) + dt.timedelta(hours=1),
+        team=post.team,
+        channel=post.channel,
     )
     assert graded.status == "recorded"
 

@@ -300,13 +300,16 @@ def test_failed_web_api_call_is_logged_and_the_bot_keeps_serving(slack, stub, se
     assert "A Slack listener failed" in server.logged()
 
 
-def test_unexpected_error_in_a_command_apologises_without_details(slack, server):
-    """A command that breaks the handler (no user_id): replies.SORRY as a 200; traceback logged."""
+def test_a_signed_command_without_user_id_is_refused_as_malformed(slack, stub, server):
+    """A signed /tutor with no user_id: 400 and a short plain reason, no listener, no traceback."""
     body, kind = slack.slash("quiz")
     broken = "&".join(p for p in body.split("&") if not p.startswith("user_id="))
+    before = len(server.logged())
     sent = slack.post((broken, kind))
-    assert sent.status == 200 and sent.json()["text"] == replies.SORRY
-    assert "KeyError" not in sent.body and "Traceback" in server.logged()
+    assert (sent.status, sent.body) == (400, "missing user_id\n")
+    logged = server.logged()[before:]
+    assert stub.settle() == [] and "Traceback" not in logged
+    assert logged.count("\n") == 1 and "missing user_id" in logged
 
 
 def test_unexpected_error_in_an_event_apologises_in_the_thread(slack, stub):

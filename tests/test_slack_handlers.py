@@ -8,6 +8,7 @@ import logging
 
 import pytest
 from slack_bolt import BoltContext, BoltResponse, Say
+from slack_sdk.webhook import WebhookResponse
 
 from bot import replies
 from bot.slack import blocks, handlers
@@ -29,8 +30,9 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[dict] = []
 
-    def __call__(self, text: str = "", **kwargs: object) -> None:
+    def __call__(self, text: str = "", **kwargs: object) -> WebhookResponse:
         self.calls.append({"text": text, **kwargs})
+        return WebhookResponse(url="", status_code=200, body="ok", headers={})
 
     @property
     def last(self) -> dict:
@@ -44,6 +46,14 @@ def context():
 
 def clock_at(now):
     return lambda: now
+
+
+def click(button, body, respond, client, context, tutor, now):
+    """A button click as bolt runs it: the ack listener, then (after the ack) the lazy one."""
+    ack = Recorder()
+    handlers.answer_click(ack, button, body, context, tutor, clock_at(now))
+    assert len(ack.calls) == 1
+    handlers.click_feedback(body, respond, client, context, tutor, clock_at(now))
 
 
 def slash(ack, context, tutor, now, text):
@@ -90,9 +100,9 @@ def test_slash_quiz_then_click_records_one_answer(stub, client, context, tutor, 
     question_blocks = slash(Recorder(), context, tutor, now, "quiz")["blocks"]
     buttons = question_blocks[-1]["elements"]
     respond = Recorder()
-    body = {"user": {"id": STUDENT}}
+    body = {"user": {"id": STUDENT}, "channel": {"id": CHANNEL}}
     for button in (buttons[0], buttons[1]):
-        handlers.answer_click(button, body, respond, client, context, tutor, clock_at(now))
+        click(button, body, respond, client, context, tutor, now)
     post_id = int(buttons[0]["value"].split(":")[0])
     (home,) = stub.called("views.publish")  # only the recorded answer refreshes App Home
     assert home.body["user_id"] == STUDENT and "Answered 1" in json.dumps(home.body["view"])
@@ -109,7 +119,7 @@ def test_click_on_unknown_post_says_so(stub, client, context, tutor, now):
     """A click on a post the store does not know gets a polite "no longer available"."""
     respond = Recorder()
     body = {"user": {"id": STUDENT}}
-    handlers.answer_click({"value": "999:A"}, body, respond, client, context, tutor, clock_at(now))
+    click({"value": "999:A"}, body, respond, client, context, tutor, now)
     assert respond.last["text"] == replies.UNKNOWN_POST
     assert stub.called("views.publish") == []
 
@@ -120,9 +130,7 @@ def test_home_refresh_failure_does_not_spoil_the_feedback(stub, client, context,
     asked = tutor.quiz(team=TEAM, user=STUDENT, now=now)
     respond = Recorder()
     button = {"value": f"{asked.post.id}:{asked.question.answer}"}
-    handlers.answer_click(
-        button, {"user": {"id": STUDENT}}, respond, client, context, tutor, clock_at(now)
-    )
+    click(button, {"user": {"id": STUDENT}}, respond, client, context, tutor, now)
     assert respond.last["text"].startswith("Correct!")
     assert len(stub.called("views.publish")) == 1
 
@@ -222,3 +230,15 @@ def test_dm_reply_goes_to_the_dm(stub, client, context, tutor, now):
     (call,) = stub.called("chat.postMessage")
     assert call.body["channel"] == DM
     assert len(call.body["blocks"][0]["text"]["text"]) <= blocks.SECTION_TEXT
+
+
+def test_a_forged_click_gets_a_calm_line_and_records_nothing(stub, client, context, tutor, now):
+    """A button value naming another learner's post: no answer recorded, none shown, no Home."""
+    asked = tutor.quiz(team=TEAM, user="U0SOMEONE1", now=now)
+    respond = Recorder()
+    button = {"value": f"{asked.post.id}:{asked.question.answer}"}
+    click(button, {"user": {"id": STUDENT}}, respond, client, context, tutor, now)
+    assert respond.last["text"] == replies.NOT_YOURS
+    assert "Answer:" not in json.dumps(respond.last["blocks"])
+    assert tutor.store.totals(team=TEAM, user=STUDENT) == (0, 0)
+    assert stub.called("views.publish") == []

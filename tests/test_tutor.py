@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bot.tutor import day_streak
 
 
@@ -17,7 +19,9 @@ def test_ask_answers_a_plain_question(tutor, now):
 def test_quiz_then_right_answer_scores_a_point(tutor, now):
     """Answering the asked question correctly shows on the leaderboard."""
     asked = tutor.quiz(team="T1", user="U1", now=now)
-    graded = tutor.answer(post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now)
+    graded = tutor.answer(
+        post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now, team="T1"
+    )
     assert (graded.status, graded.correct) == ("recorded", True)
     board = tutor.leaderboard(team="T1", now=now)
     assert [(s.user, s.points) for s in board] == [("U1", 1)]
@@ -27,7 +31,9 @@ def test_wrong_answer_points_at_what_to_read(tutor, now):
     """A wrong answer is recorded as wrong and names the entries to read next."""
     asked = tutor.quiz(team="T1", user="U1", now=now)
     wrong = next(x for x in asked.question.letters if x != asked.question.answer)
-    graded = tutor.answer(post_id=asked.post.id, user="U1", choice=wrong.lower(), now=now)
+    graded = tutor.answer(
+        post_id=asked.post.id, user="U1", choice=wrong.lower(), now=now, team="T1"
+    )
     assert (graded.status, graded.correct, graded.choice) == ("recorded", False, wrong)
     assert [e.id for e in graded.entries] == list(asked.question.entries)
 
@@ -36,8 +42,10 @@ def test_only_the_first_answer_counts(tutor, now):
     """A second answer, even a right one, changes nothing and says so."""
     asked = tutor.quiz(team="T1", user="U1", now=now)
     wrong = next(x for x in asked.question.letters if x != asked.question.answer)
-    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
-    again = tutor.answer(post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now)
+    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now, team="T1")
+    again = tutor.answer(
+        post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now, team="T1"
+    )
     assert (again.status, again.choice, again.correct) == ("already", wrong, False)
     assert tutor.store.totals(team="T1", user="U1") == (1, 0)
 
@@ -45,9 +53,12 @@ def test_only_the_first_answer_counts(tutor, now):
 def test_numbers_and_invalid_letters(tutor, now):
     """'1' means A; a letter outside the choices is invalid and records nothing."""
     asked = tutor.quiz(team="T1", user="U1", now=now)
-    assert tutor.answer(post_id=asked.post.id, user="U1", choice="z", now=now).status == "invalid"
+    assert (
+        tutor.answer(post_id=asked.post.id, user="U1", choice="z", now=now, team="T1").status
+        == "invalid"
+    )
     assert tutor.store.totals(team="T1", user="U1") == (0, 0)
-    graded = tutor.answer(post_id=asked.post.id, user="U1", choice="1", now=now)
+    graded = tutor.answer(post_id=asked.post.id, user="U1", choice="1", now=now, team="T1")
     assert graded.choice == "A"
 
 
@@ -59,13 +70,18 @@ def test_closed_post_records_nothing(tutor, now):
         topic=question.topic, kind="daily", now=now, closes_at=now + dt.timedelta(hours=1),
     )  # fmt: skip
     late = now + dt.timedelta(hours=2)
-    assert tutor.answer(post_id=post_id, user="U1", choice="A", now=late).status == "closed"
+    assert (
+        tutor.answer(
+            post_id=post_id, user="U1", choice="A", now=late, team="T1", channel="C1"
+        ).status
+        == "closed"
+    )
     assert tutor.store.totals(team="T1", user="U1") == (0, 0)
 
 
 def test_unknown_post_is_none(tutor, now):
     """A click on a post that does not exist is reported as None, not an error."""
-    assert tutor.answer(post_id=999, user="U1", choice="A", now=now) is None
+    assert tutor.answer(post_id=999, user="U1", choice="A", now=now, team="T1") is None
 
 
 def test_quiz_does_not_repeat_until_the_pool_is_used(tutor, now):
@@ -85,7 +101,7 @@ def test_stats_show_weak_topics(tutor, now):
     for _ in range(2):
         asked = tutor.quiz(team="T1", user="U1", now=now)
         wrong = next(x for x in asked.question.letters if x != asked.question.answer)
-        tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
+        tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now, team="T1")
     stats = tutor.stats(team="T1", user="U1", now=now)
     assert (stats.answered, stats.correct, stats.streak) == (2, 0, 1)
     assert stats.weakest and stats.weakest[0].correct == 0
@@ -104,11 +120,55 @@ def test_a_missed_question_comes_back_the_next_day(tutor, now):
     """Spaced repetition: a wrong answer returns after a day, marked as a review."""
     asked = tutor.quiz(team="T1", user="U1", now=now)
     wrong = next(x for x in asked.question.letters if x != asked.question.answer)
-    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now)
+    tutor.answer(post_id=asked.post.id, user="U1", choice=wrong, now=now, team="T1")
     same_day = tutor.quiz(team="T1", user="U1", now=now + dt.timedelta(hours=2))
     assert (same_day.review, same_day.question.id != asked.question.id) == (False, True)
-    tutor.answer(post_id=same_day.post.id, user="U1", choice=same_day.question.answer, now=now)
+    tutor.answer(
+        post_id=same_day.post.id, user="U1", choice=same_day.question.answer, now=now, team="T1"
+    )
     later = now + dt.timedelta(days=1, minutes=1)
     assert tutor.stats(team="T1", user="U1", now=later).reviews_due == 1
     next_day = tutor.quiz(team="T1", user="U1", now=later)
     assert (next_day.review, next_day.question.id) == (True, asked.question.id)
+
+
+def test_another_learners_private_question_is_refused(tutor, now):
+    """A click naming someone else's private post records nothing and reveals nothing."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    forged = tutor.answer(
+        post_id=asked.post.id, user="U2", choice=asked.question.answer, now=now, team="T1"
+    )
+    assert (forged.status, forged.choice, forged.correct) == ("refused", "", False)
+    assert tutor.store.totals(team="T1", user="U2") == (0, 0)
+    assert tutor.store.answer_of(asked.post.id, "U2") is None
+
+
+def test_a_question_from_another_workspace_is_refused(tutor, now):
+    """The same learner id in another workspace cannot answer this workspace's post."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    forged = tutor.answer(
+        post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now, team="T2"
+    )
+    assert forged.status == "refused"
+    assert tutor.store.answer_of(asked.post.id, "U1") is None
+
+
+@pytest.mark.parametrize(
+    ("team", "channel", "status"),
+    [("T1", "C1", "recorded"), ("T1", "C2", "refused"), ("T2", "C1", "refused"),
+     ("T1", None, "refused")],
+)  # fmt: skip
+def test_a_daily_question_counts_only_in_its_channel_and_workspace(
+    tutor, now, team, channel, status
+):
+    """A daily post is answered where it was posted; from anywhere else the click is refused."""
+    question = tutor.catalog.questions.questions[0]
+    post_id = tutor.store.add_post(
+        team="T1", channel="C1", user="", question_id=question.id, section=question.section,
+        topic=question.topic, kind="daily", now=now, closes_at=now + dt.timedelta(hours=1),
+    )  # fmt: skip
+    graded = tutor.answer(
+        post_id=post_id, user="U1", choice="A", now=now, team=team, channel=channel
+    )
+    assert graded.status == status
+    assert (tutor.store.answer_of(post_id, "U1") is not None) == (status == "recorded")

@@ -29,11 +29,12 @@ def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def web_client(settings: Settings) -> WebClient:
+def web_client(settings: Settings, *, timeout: int = 30) -> WebClient:
     """Slack's Web API at `settings.api_url`; 429s wait for Retry-After and try again."""
     return WebClient(
         token=settings.bot_token,
         base_url=settings.api_url,
+        timeout=timeout,
         retry_handlers=[
             ConnectionErrorRetryHandler(),
             RateLimitErrorRetryHandler(max_retry_count=2),
@@ -44,11 +45,16 @@ def web_client(settings: Settings) -> WebClient:
 def create_app(
     settings: Settings, tutor: Tutor, client: WebClient | None = None, *, clock: Clock = utc_now
 ) -> App:
-    """The whole Slack app over one tutor. Calls auth.test once (bolt needs the bot's own ids)."""
+    """The whole Slack app over one tutor.
+
+    Building it calls no Web API: bolt asks auth.test for the bot's own ids on the first request
+    that needs them, so a server whose Slack is unreachable at start still boots (`SlackLink`).
+    """
     app = App(
         client=client or web_client(settings),
         signing_secret=settings.signing_secret,
         request_verification_enabled=not settings.socket_mode,
+        token_verification_enabled=False,
         process_before_response=True,
     )
     register(app, tutor, clock)
@@ -80,6 +86,7 @@ def register(app: App, tutor: Tutor, clock: Clock = utc_now) -> None:
     )
     app.event("app_home_opened")(handlers.ignore)  # the Messages tab
 
-    app.action(ANSWER)(ack=later, lazy=[guarded(handlers.answer_click)])
+    # A click is recorded in the ack itself (durable, then ack); feedback follows it.
+    app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.action(SHOW_ENTRY)(ack=later, lazy=[guarded(handlers.show_entry)])
     app.action(QUIZ_ON_ENTRY)(ack=later, lazy=[guarded(handlers.quiz_on_entry)])

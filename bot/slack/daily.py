@@ -27,7 +27,7 @@ from bot.schedule import CATCH_UP, parse_schedule
 from bot.scores import Post
 from bot.slack import blocks
 from bot.slack.blocks import Message
-from bot.slack.text import escape
+from bot.slack.text import escape, neutral
 from bot.tutor import Tutor
 
 Clock = Callable[[], dt.datetime]
@@ -61,7 +61,9 @@ class DisplayNames:
     def __call__(self, user: str) -> str:
         found = self.user(user)
         profile = found.get("profile") or {}
-        return profile.get("display_name") or found.get("real_name") or found.get("name") or user
+        return neutral(
+            profile.get("display_name") or found.get("real_name") or found.get("name") or user
+        )
 
     def is_admin(self, user: str, admins: Iterable[str] = ()) -> bool:
         """In TUTOR_ADMINS, or a workspace admin or owner according to users.info."""

@@ -21,9 +21,10 @@ from bot import replies
 from bot.commands import parse
 from bot.slack import blocks
 from bot.slack.blocks import Message
-from bot.tutor import PERIODS, Tutor
+from bot.tutor import PERIODS, Graded, Tutor
 
 Clock = Callable[[], dt.datetime]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,9 @@ def converse(
     if command.verb == "answer":
         pending = tutor.pending(**where)
         graded = pending and tutor.answer(
-            post_id=pending.post.id, user=user, choice=command.arg, now=now
-        )
+            post_id=pending.post.id, user=user, choice=command.arg, now=now, team=team,
+            channel=channel,
+        )  # fmt: skip
         said = blocks.feedback(graded) if graded else blocks.lines([replies.NO_PENDING])
         return Reply(said)
     if command.verb == "leaderboard":
@@ -153,25 +155,42 @@ def ack_now(ack: Ack) -> None:
 
 
 def answer_click(
-    action: dict, body: dict, respond: Respond, client: WebClient, context: BoltContext,
-    tutor: Tutor, clock: Clock,
-) -> None:  # fmt: skip
-    """A quiz choice: record it (the first click counts) and tell the clicker, privately, why.
+    ack: Ack, action: dict, body: dict, context: BoltContext, tutor: Tutor, clock: Clock
+) -> None:
+    """A quiz choice, graded and committed before the ack: acknowledged means saved.
 
-    A recorded answer also refreshes the clicker's App Home, so their stats there stay current.
+    Only the Web API work (the feedback, App Home) waits for `click_feedback`, after the ack;
+    the grade reaches it through context. The first click counts; a click on a question that is
+    not the clicker's, or that was posted in another channel or workspace, records nothing.
     """
     value = blocks.read_answer_value(action.get("value", ""))
-    user, now = body["user"]["id"], clock()
-    graded = value and tutor.answer(post_id=value[0], user=user, choice=value[1], now=now)
+    graded = value and tutor.answer(
+        post_id=value[0], user=body["user"]["id"], choice=value[1], now=clock(),
+        team=_team(context), channel=_channel(body),
+    )  # fmt: skip
+    context["graded"] = graded or None
+    ack()
+
+
+def click_feedback(
+    body: dict, respond: Respond, client: WebClient, context: BoltContext, tutor: Tutor,
+    clock: Clock,
+) -> None:  # fmt: skip
+    """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home."""
+    graded: Graded | None = context.get("graded")
+    user = body["user"]["id"]
     said = blocks.feedback(graded) if graded else blocks.lines([replies.UNKNOWN_POST])
-    respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+    sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+    if sent.status_code != 200:
+        log.warning(
+            "Feedback on an answer click (%s) was not delivered: response_url answered %s",
+            (body.get("actions") or [{}])[0].get("value", ""), sent.status_code,
+        )  # fmt: skip
     if graded and graded.status == "recorded":
         try:
-            publish_home(client, tutor, team=_team(context), user=user, now=now)
+            publish_home(client, tutor, team=_team(context), user=user, now=clock())
         except SlackClientError as failure:  # Home may be off or not opened yet: feedback matters
-            logging.getLogger(__name__).warning(
-                "Could not refresh App Home (%s)", type(failure).__name__
-            )
+            log.warning("Could not refresh App Home (%s)", type(failure).__name__)
 
 
 def show_entry(action: dict, respond: Respond, tutor: Tutor) -> None:
@@ -227,3 +246,9 @@ def on_error(
 
 def _team(context: BoltContext) -> str:
     return context.team_id or context.enterprise_id or ""
+
+
+def _channel(body: dict) -> str:
+    """The channel an interaction happened in (a DM's id too); empty when Slack sent none."""
+    channel = (body.get("channel") or {}).get("id")
+    return str(channel or (body.get("container") or {}).get("channel_id") or "")

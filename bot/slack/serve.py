@@ -1,26 +1,36 @@
 """`tutor serve`: Socket Mode when SLACK_APP_TOKEN is set, otherwise HTTP under gunicorn.
 
-Everything that can be wrong (settings, content) is checked before listening, so a bad start
-exits with `Error: …` instead of failing the first request from Slack.
+Everything that can be wrong (settings, content, a token Slack rejects) is checked before
+listening, so a bad start exits with one `Error: …` line instead of failing the first request
+from Slack. Slack being unreachable is not such an error: the server starts, says so once in the
+log and on /healthz, and keeps asking (`SlackLink`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import io
+import json
 import logging
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 
 from gunicorn.app.base import BaseApplication
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.daily import Daily
+from bot.errors import ConfigError
 from bot.scores import Store
-from bot.slack.app import create_app, utc_now
+from bot.slack import gate
+from bot.slack.app import create_app, utc_now, web_client
 from bot.slack.daily import start_scheduler
 from bot.tutor import Tutor
 
@@ -31,6 +41,71 @@ WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
 # Slack tokens, and `token` fields (bolt logs the body of a request whose signature fails).
 _TOKENS = re.compile(r"xox[a-z]-[\w-]+|xapp-[\w-]+|(?<=token=)[^&\s]+|(?<=\"token\": \")[^\"]+")
 log = logging.getLogger("bot.slack")
+# auth.test errors that mean the token itself is wrong: retrying cannot help.
+REJECTED = {"invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"}
+RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # then every 60 s
+
+
+class SlackLink:
+    """Whether Slack's Web API has accepted the bot token: checked at start, then retried.
+
+    `check` raises ConfigError when Slack rejects the token; it returns False (and says so once
+    in the log) when Slack cannot be reached, so the server starts anyway and `keep_trying`
+    asks again in the background until it can.
+    """
+
+    def __init__(self, client: WebClient, *, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.client, self._sleep = client, sleep
+        self.reached = False
+        self.last_problem = "not checked yet"
+
+    def check(self) -> bool:
+        try:
+            self.client.auth_test()
+        except SlackApiError as error:
+            code = str(error.response.get("error", "")) if error.response else ""
+            if code in REJECTED:
+                raise ConfigError(
+                    f"Slack rejected SLACK_BOT_TOKEN ({code}); copy the Bot User OAuth Token "
+                    "(xoxb-…) from Slack app settings → OAuth & Permissions"
+                ) from None
+            return self._unreachable(code or f"HTTP {error.response.status_code}")
+        except (SlackClientError, OSError) as error:
+            return self._unreachable(type(error).__name__)
+        if not self.reached:
+            log.info("Slack's Web API accepted the bot token")
+        self.reached, self.last_problem = True, ""
+        return True
+
+    def _unreachable(self, why: str) -> bool:
+        if self.reached or self.last_problem == "not checked yet":
+            log.warning(
+                "Slack's Web API at %s cannot be reached (%s); serving anyway, retrying",
+                self.client.base_url, why,
+            )  # fmt: skip
+        self.reached, self.last_problem = False, why
+        return False
+
+    def keep_trying(self) -> None:
+        """Ask again with growing pauses until Slack answers (runs on a daemon thread)."""
+
+        def retry() -> None:
+            attempt = 0
+            while not self.reached:
+                self._sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
+                attempt += 1
+                try:
+                    self.check()
+                except ConfigError as error:
+                    log.error("%s", error)
+                    return
+
+        if not self.reached:
+            threading.Thread(target=retry, name="slack-link", daemon=True).start()
+
+    def health(self) -> dict:
+        slack = "reachable" if self.reached else f"unreachable ({self.last_problem}), retrying"
+        return {"status": "ok", "slack": slack}
 
 
 def serve(settings: Settings, port: int | None = None) -> int:
@@ -45,16 +120,9 @@ def serve(settings: Settings, port: int | None = None) -> int:
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact_tokens)
+    SlackLink(web_client(settings, timeout=10)).check()  # a rejected token stops us here
     if settings.socket_mode:
-        tutor = Tutor(catalog, Store(settings.db_path))
-        app = create_app(settings, tutor)
-        start_scheduler(Daily(tutor), app.client, utc_now)
-        handler = SocketModeHandler(
-            app, settings.app_token, web_client=WebClient(base_url=settings.api_url)
-        )
-        log.info("Study Tutor: Socket Mode")
-        handler.start()
-        return 0
+        return serve_socket_mode(settings, catalog)
     options = {
         "bind": f"0.0.0.0:{port or settings.port}",
         "worker_class": "gthread",
@@ -66,22 +134,87 @@ def serve(settings: Settings, port: int | None = None) -> int:
     return 0
 
 
+def serve_socket_mode(settings: Settings, catalog: Catalog) -> int:
+    tutor = Tutor(catalog, Store(settings.db_path))
+    app = create_app(settings, tutor)
+    start_scheduler(Daily(tutor), app.client, utc_now)
+    handler = SocketModeHandler(
+        app, settings.app_token, web_client=WebClient(base_url=settings.api_url)
+    )
+    log.info("Study Tutor: Socket Mode")
+    try:
+        handler.start()  # connects, then blocks until the process is stopped
+    except SlackApiError as error:
+        code = str(error.response.get("error", "")) if error.response else ""
+        if code in REJECTED:
+            raise ConfigError(
+                f"Slack rejected SLACK_APP_TOKEN ({code}); create an app-level token with the "
+                "connections:write scope under Basic Information → App-Level Tokens"
+            ) from None
+        raise
+    return 0
+
+
 def http_app(settings: Settings, catalog: Catalog) -> WsgiApp:
     """The WSGI app for one gunicorn worker: its own store connection and bolt app."""
     tutor = Tutor(catalog, Store(settings.db_path))
     app = create_app(settings, tutor)
     bolt = SlackRequestHandler(app, path=EVENTS_PATH)
+    link = SlackLink(app.client)
+    try:
+        link.check()
+    except ConfigError as error:  # rejected since the master checked: say so, keep serving
+        log.error("%s", error)
+    link.keep_trying()
     # Every worker runs the daily scheduler, started after the fork (threads do not survive
     # one); the ledger keeps posts and reveals to one per channel and local date.
     start_scheduler(Daily(tutor), app.client, utc_now)
+    return guarded_wsgi(bolt, settings.signing_secret, link)
+
+
+def guarded_wsgi(bolt: WsgiApp, secret: str, link: SlackLink) -> WsgiApp:
+    """/healthz, then the gate: only signed, well-formed requests reach bolt."""
 
     def wsgi(environ: dict, start_response: Callable) -> Iterable[bytes]:
-        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") == "GET":
-            start_response("200 OK", [("Content-Type", "text/plain")])
-            return [b"ok\n"]
+        path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
+        if path == HEALTH_PATH and method == "GET":
+            start_response("200 OK", [("Content-Type", "application/json")])
+            return [json.dumps(link.health()).encode() + b"\n"]
+        if path != EVENTS_PATH or method != "POST":
+            return bolt(environ, start_response)
+        body = _read_body(environ)
+        headers = {
+            k[5:].lower().replace("_", "-"): v for k, v in environ.items() if k.startswith("HTTP_")
+        }
+        verdict = (
+            gate.Verdict(413, "body too large")
+            if body is None
+            else gate.check_signature(secret, headers, body)
+            or gate.check_body(body, environ.get("CONTENT_TYPE"))
+        )
+        if verdict is not None:
+            log.warning("Refused a request to %s: %s %s", path, verdict.status, verdict.reason)
+            reason = HTTPStatus(verdict.status).phrase
+            start_response(
+                f"{verdict.status} {reason}", [("Content-Type", "text/plain; charset=utf-8")]
+            )
+            return [gate.plain(verdict)]
+        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
         return bolt(environ, start_response)
 
     return wsgi
+
+
+def _read_body(environ: dict) -> bytes | None:
+    """The request body, or None when it is larger than the gate accepts."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > gate.MAX_BODY:
+        return None
+    stream = environ.get("wsgi.input")
+    return stream.read(length) if stream is not None and length > 0 else b""
 
 
 def redact_tokens(record: logging.LogRecord) -> bool:
