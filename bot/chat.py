@@ -111,6 +111,9 @@ class ChatPoster:
         self.lines += replies.daily_lines(question, post.closes_at)
         return f"chat-{post.id}"
 
+    def find_posted(self, post: Post) -> str | None:
+        return None  # lines printed by a run that died are gone with it
+
     def reveal(self, reveal: Reveal) -> None:
         first = replies.question_lines(reveal.question)[0]
         self.lines += [f"Yesterday: {first}", *replies.reveal_lines(reveal)]

@@ -262,7 +262,8 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
         channel=args.channel,
     )  # fmt: skip
     print("\n".join(replies.pass_lines(report)))
-    trouble = report.problems or any(o.status not in ("posted", "taken") for o in report.outcomes)
+    fine = ("posted", "adopted", "taken", "in_flight")
+    trouble = report.problems or any(o.status not in fine for o in report.outcomes)
     return 1 if trouble else 0
 
 

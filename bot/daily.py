@@ -93,7 +93,7 @@ class Outcome:
 
     channel: str
     local_date: dt.date
-    status: str  # posted | taken | not_in_channel | failed
+    status: str  # posted | adopted | taken | in_flight | not_in_channel | failed
     post_id: int | None = None
     question_id: str = ""
     detail: str = ""
@@ -110,7 +110,14 @@ class Poster(Protocol):
     """Where daily questions go: Slack in production, a list or a terminal in tests and chat."""
 
     def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
-        """Post the question; return the message ts. Raise NotInChannel or PostFailed."""
+        """Post the question, marked with the post's id; return the message ts.
+
+        Raise NotInChannel or PostFailed (`unsure=True` when Slack may have posted anyway).
+        """
+        ...
+
+    def find_posted(self, post: Post) -> str | None:
+        """The ts of a message already posted for `post` (by a run that died), or None."""
         ...
 
     def reveal(self, reveal: Reveal) -> None:
@@ -160,33 +167,54 @@ class Daily:
         return PassReport(tuple(outcomes), revealed + more, problems + more_problems)
 
     def post_due(self, poster: Poster, due: Due, *, now: dt.datetime) -> Outcome:
-        """Claim the channel's local date, post, and keep the claim only if Slack took it."""
+        """Claim the channel's local date and post, exactly once whatever crashes in between.
+
+        Slack has no idempotency key, so a claim left by a run that died is reconciled with
+        Slack itself: the poster looks for a message marked with the post's id and adopts it
+        instead of posting a second copy. A failed post gives the claim back only when Slack
+        surely did not post; otherwise the claim is kept, to be reconciled by the next pass.
+        """
         schedule = due.schedule
-        team, channel = schedule.team, schedule.channel
+        team, channel, day = schedule.team, schedule.channel, due.local_date
         question = self.next_question(team=team, channel=channel)
-        post_id = self.store.claim(
-            team=team, channel=channel, local_date=due.local_date, question_id=question.id,
+        claim = self.store.claim(
+            team=team, channel=channel, local_date=day, question_id=question.id,
             section=question.section, topic=question.topic, now=now,
-            closes_at=closes_at(schedule, due.local_date, now),
+            closes_at=closes_at(schedule, day, now),
         )  # fmt: skip
-        if post_id is None:
-            return Outcome(channel, due.local_date, "taken")
-        post = self.tutor.store.post(post_id)
+        if claim is None:
+            held = self.store.claim_of(team=team, channel=channel, local_date=day)
+            if held is not None and held.ts is None:
+                return Outcome(channel, day, "in_flight", held.id, held.question_id, held.posted_at)
+            return Outcome(channel, day, "taken", held.id if held else None)
+        post = self.tutor.store.post(claim.post_id)
+        assert post is not None  # claimed in this very statement's transaction
         # a stale claim taken over keeps the question it was claimed with
         question = self.tutor.catalog.questions.get(post.question_id) or question
-        recap = self.recap(schedule, due.local_date) if schedule.recap else None
         try:
-            ts = poster.post_question(post, question, recap)  # type: ignore[arg-type]
-        except (NotInChannel, PostFailed) as error:
-            self.store.release(post_id)
-            status = "not_in_channel" if isinstance(error, NotInChannel) else "failed"
-            return Outcome(channel, due.local_date, status, None, question.id, str(error))
+            ts = poster.find_posted(post) if claim.stale else None
+            status = "adopted" if ts else "posted"
+            if ts is None:
+                if claim.stale:
+                    self.store.reopen(post.id, closes_at=closes_at(schedule, day, now))
+                    post = self.tutor.store.post(post.id) or post
+                recap = self.recap(schedule, day) if schedule.recap else None
+                ts = poster.post_question(post, question, recap)
+        except NotInChannel as error:
+            self.store.release(post.id)
+            return Outcome(channel, day, "not_in_channel", None, question.id, str(error))
+        except PostFailed as error:
+            if error.unsure or claim.stale:
+                self.store.expire(post.id, now=now)
+            else:
+                self.store.release(post.id)
+            return Outcome(channel, day, "failed", None, question.id, str(error))
         except BaseException:
-            self.store.release(post_id)
+            self.store.expire(post.id, now=now)  # it may have reached Slack: look first next time
             raise
-        self.store.mark_posted(post_id, ts=ts, now=now)
-        self.store.close_earlier(team=team, channel=channel, local_date=due.local_date, now=now)
-        return Outcome(channel, due.local_date, "posted", post_id, question.id)
+        self.store.mark_posted(post.id, ts=ts, now=now)
+        self.store.close_earlier(team=team, channel=channel, local_date=day, now=now)
+        return Outcome(channel, day, status, post.id, question.id)
 
     def next_question(self, *, team: str, channel: str) -> Question:
         """No repeats until the pool is used up; balanced sections; the team's weakest first."""

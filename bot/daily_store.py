@@ -18,6 +18,18 @@ LEASE = dt.timedelta(minutes=15)  # a claim not posted by then is taken to be fr
 
 
 @dataclass(frozen=True)
+class Claim:
+    """The right to post a channel's question for a local date.
+
+    `stale`: taken over from a run that claimed it and never recorded a message (it died, or
+    its call to Slack broke off), so Slack may already hold that run's message.
+    """
+
+    post_id: int
+    stale: bool = False
+
+
+@dataclass(frozen=True)
 class TeamRow:
     """A channel's daily results over a period (before ranking)."""
 
@@ -78,8 +90,8 @@ class DailyStore:
     def claim(
         self, *, team: str, channel: str, local_date: dt.date, question_id: str, section: str,
         topic: str, now: dt.datetime, closes_at: dt.datetime,
-    ) -> int | None:  # fmt: skip
-        """Claim the channel's post for a local date: the new post id, or None if taken."""
+    ) -> Claim | None:  # fmt: skip
+        """Claim the channel's post for a local date, or None while it is posted or in flight."""
         sql = """
             insert or ignore into posts (team, channel, user, question_id, section, topic, kind,
               posted_at, closes_at, ts, local_date)
@@ -91,29 +103,47 @@ class DailyStore:
         ]  # fmt: skip
         cursor = self.db.execute(sql, values)
         if cursor.rowcount == 1:
-            return int(cursor.lastrowid)
-        return self._take_stale_claim(team, channel, local_date, now, closes_at)
+            return Claim(int(cursor.lastrowid))
+        stale = self._take_stale_claim(team, channel, local_date, now, closes_at)
+        return Claim(stale, stale=True) if stale is not None else None
+
+    def claim_of(self, *, team: str, channel: str, local_date: dt.date) -> Post | None:
+        """The ledger row for a channel and local date, posted or not."""
+        sql = """
+            select id from posts where kind = 'daily' and team = ? and channel = ?
+              and local_date = ?
+        """
+        row = self.db.execute(sql, [team, channel, local_date.isoformat()]).fetchone()
+        return self.store.post(row[0]) if row else None
 
     def _take_stale_claim(
         self, team: str, channel: str, local_date: dt.date, now: dt.datetime,
         closes_at: dt.datetime,
     ) -> int | None:  # fmt: skip
+        # closes_at stays: a message found in the channel says the time it was claimed with
         sql = """
-            update posts set posted_at = ?, closes_at = ?
+            update posts set posted_at = ?
             where kind = 'daily' and team = ? and channel = ? and local_date = ?
               and ts is null and posted_at < ?
             returning id
         """
-        values = [
-            stamp(now), stamp(closes_at), team, channel, local_date.isoformat(),
-            stamp(now - LEASE),
-        ]  # fmt: skip
+        values = [stamp(now), team, channel, local_date.isoformat(), stamp(now - LEASE)]
         row = self.db.execute(sql, values).fetchone()
         return int(row[0]) if row else None
 
     def release(self, post_id: int) -> None:
-        """Give a claim back after a failed post, so the next pass tries again."""
+        """Give a claim back after Slack surely did not post, so the next pass tries again."""
         self.db.execute("delete from posts where id = ? and ts is null", [post_id])
+
+    def reopen(self, post_id: int, *, closes_at: dt.datetime) -> None:
+        """A taken-over claim that is posted afresh closes by the new post's window."""
+        self.db.execute("update posts set closes_at = ? where id = ?", [stamp(closes_at), post_id])
+
+    def expire(self, post_id: int, *, now: dt.datetime) -> None:
+        """Keep a claim whose post may have reached Slack, with its lease run out: the next pass
+        takes it over and looks in the channel before posting again."""
+        sql = "update posts set posted_at = ? where id = ? and ts is null"
+        self.db.execute(sql, [stamp(now - LEASE - dt.timedelta(seconds=1)), post_id])
 
     def mark_posted(self, post_id: int, *, ts: str, now: dt.datetime) -> None:
         sql = "update posts set ts = ?, posted_at = ? where id = ?"

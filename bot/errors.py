@@ -38,4 +38,12 @@ class NotInChannel(TutorError):
 
 
 class PostFailed(TutorError):
-    """Slack refused or could not take a message; the caller may try again later."""
+    """Slack refused or could not take a message; the caller may try again later.
+
+    `unsure` when the call broke off (a timeout, a dropped connection, a 5xx): Slack may have
+    posted the message anyway, so the caller must look before posting again.
+    """
+
+    def __init__(self, message: str, *, unsure: bool = False) -> None:
+        super().__init__(message)
+        self.unsure = unsure

@@ -340,8 +340,19 @@ def pass_lines(report: PassReport) -> list[str]:
             lines.append(
                 f"{o.channel}: posted {o.question_id} for {o.local_date} (post {o.post_id})"
             )
+        elif o.status == "adopted":
+            lines.append(
+                f"{o.channel}: found the post for {o.local_date} that an earlier run made before "
+                f"it stopped, and kept it (post {o.post_id}); nothing posted again"
+            )
         elif o.status == "taken":
             lines.append(f"{o.channel}: already posted for {o.local_date}; nothing to do")
+        elif o.status == "in_flight":
+            lines.append(
+                f"{o.channel}: another run claimed the post for {o.local_date} at "
+                f"{readable_time(o.detail)} and has not finished; nothing to do. If that run "
+                "died, a pass after its 15-minute lease checks the channel and posts at most once."
+            )
         elif o.status == "not_in_channel":
             lines.append(
                 f"{o.channel}: the bot is not in this channel ({o.detail}); invite it with "

@@ -68,12 +68,18 @@ def utc(*parts: int) -> dt.datetime:
 
 
 class RecordingPoster:
-    """A Poster that records what it was asked to do; `fail` makes the next posts raise."""
+    """A Poster that records what it was asked to do; `fail` makes the next posts raise.
 
-    def __init__(self, fail: Exception | None = None) -> None:
+    `crash_after` is raised once right after a post was taken, as when Slack accepted the message
+    and the process died before it could store the ts.
+    """
+
+    def __init__(
+        self, fail: Exception | None = None, *, crash_after: BaseException | None = None
+    ) -> None:
         self.posted: list[tuple[Post, Question, Recap | None]] = []
         self.reveals: list[Reveal] = []
-        self.fail = fail
+        self.fail, self.crash_after = fail, crash_after
         self._lock = threading.Lock()
 
     def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
@@ -81,7 +87,17 @@ class RecordingPoster:
             raise self.fail
         with self._lock:
             self.posted.append((post, question, recap))
-            return f"1764576000.{len(self.posted):06d}"
+            ts = f"1764576000.{len(self.posted):06d}"
+        crash, self.crash_after = self.crash_after, None
+        if crash is not None:
+            raise crash
+        return ts
+
+    def find_posted(self, post: Post) -> str | None:
+        """Like Slack's history: the ts of a message already posted for this post id."""
+        with self._lock:
+            found = [n for n, (p, _, _) in enumerate(self.posted, 1) if p.id == post.id]
+        return f"1764576000.{found[0]:06d}" if found else None
 
     def reveal(self, reveal: Reveal) -> None:
         if self.fail is not None:

@@ -75,6 +75,8 @@ class SlackStub:
     scripts: dict[str, list[_Script]] = field(default_factory=dict)
     envelopes: queue.Queue = field(default_factory=queue.Queue)  # to push over Socket Mode
     acks: list[dict] = field(default_factory=list)  # Socket Mode acks received
+    messages: list[dict] = field(default_factory=list)  # what chat.postMessage put in channels
+    holds: dict[str, threading.Event] = field(default_factory=dict)
 
     def start(self) -> SlackStub:
         stub = self
@@ -112,10 +114,28 @@ class SlackStub:
         """Answer the next `times` calls to `path` with a 429/500 or an `ok: false` error."""
         self.scripts.setdefault(path, []).append(_Script(status, error, retry_after, times))
 
+    def hold(self, path: str) -> threading.Event:
+        """Take calls to `path` as Slack would (recorded, messages kept) but keep the answer back
+        until the returned event is set (or 60 s pass), as a slow or dying link would."""
+        self.holds[path] = threading.Event()
+        return self.holds[path]
+
     def reset(self) -> None:
         self.calls.clear()
         self.scripts.clear()
         self.acks.clear()
+        self.messages.clear()
+        for event in self.holds.values():
+            event.set()
+        self.holds.clear()
+
+    def history(self, channel: str, oldest: float = 0.0) -> list[dict]:
+        """conversations.history as Slack answers it: newest first, metadata included."""
+        found = [
+            m for m in self.messages
+            if m["channel"] == channel and "thread_ts" not in m and float(m["ts"]) >= oldest
+        ]  # fmt: skip
+        return sorted(found, key=lambda m: float(m["ts"]), reverse=True)
 
     def called(self, path: str | None = None) -> list[Call]:
         """Calls to `path` (a Web API method, or a prefix such as "webhook/"); all but auth.test."""
@@ -144,7 +164,20 @@ class SlackStub:
             time.sleep(0.02)
         return self.called()
 
-    def _answer(self, path: str) -> tuple[int, dict, dict[str, str]]:
+    def _keep(self, path: str, body: dict, answer: dict) -> None:
+        """Remember a posted message, as the channel would (for conversations.history)."""
+        if path == "chat.postMessage" and answer.get("ok"):
+            message = {
+                "type": "message", "channel": body.get("channel"), "ts": answer["ts"],
+                "text": body.get("text", ""), "bot_id": BOT_ID,
+            }  # fmt: skip
+            if isinstance(body.get("metadata"), dict):
+                message["metadata"] = body["metadata"]
+            if body.get("thread_ts"):
+                message["thread_ts"] = body["thread_ts"]
+            self.messages.append(message)
+
+    def _answer(self, path: str, body: dict) -> tuple[int, dict, dict[str, str]]:
         for script in self.scripts.get(path, []):
             if script.times > 0:
                 script.times -= 1
@@ -153,6 +186,9 @@ class SlackStub:
                     error = "ratelimited" if script.status == 429 else "internal_error"
                     return script.status, {"ok": False, "error": error}, headers
                 return 200, {"ok": False, "error": script.error}, headers
+        if path == "conversations.history":
+            found = self.history(body.get("channel", ""), float(body.get("oldest") or 0))
+            return 200, {"ok": True, "messages": found, "has_more": False}, {}
         return 200, _canned(path, self), {}
 
 
@@ -169,8 +205,11 @@ def _canned(path: str, stub: SlackStub) -> dict:
     if path == "apps.connections.open":
         return {"ok": True, "url": stub.url.replace("http://", "ws://") + "link/"}
     if path in ("chat.postMessage", "chat.postEphemeral"):
-        return {"ok": True, "channel": CHANNEL, "ts": f"{time.time():.6f}", "message_ts": "1.0"}
+        return {"ok": True, "channel": CHANNEL, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
     return {"ok": True}
+
+
+_ts = itertools.count(int(time.time()))  # distinct message ts values, like Slack's
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -184,7 +223,11 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.startswith("/link"):
             _socket_mode(self, self.owner)
             return
-        self._send(404, {"ok": False, "error": "unknown_method"}, {})
+        url = urllib.parse.urlparse(self.path)
+        path = url.path.strip("/").removeprefix("api/")
+        query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
+        self.owner.calls.append(Call(path, dict(self.headers.items()), query))
+        self._send(*self.owner._answer(path, query))
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
@@ -195,7 +238,12 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("webhook/"):
             self._send(200, None, {})
             return
-        self._send(*self.owner._answer(path))
+        status, answer, headers = self.owner._answer(path, body)
+        self.owner._keep(path, body, answer)
+        held = self.owner.holds.get(path)
+        if held is not None:
+            held.wait(60)
+        self._send(status, answer, headers)
 
     def _send(self, status: int, body: dict | None, headers: dict[str, str]) -> None:
         data = b"ok" if body is None else json.dumps(body).encode()
@@ -205,7 +253,8 @@ class _Handler(BaseHTTPRequestHandler):
         for key, value in headers.items():
             self.send_header(key, value)
         self.end_headers()
-        self.wfile.write(data)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the caller died
+            self.wfile.write(data)
 
 
 def _parse(raw: str, content_type: str) -> dict:

@@ -91,13 +91,60 @@ def test_not_in_channel_is_reported_and_not_claimed(tmp_path):
     assert ledger_rows(daily) == []
 
 
-def test_a_crash_inside_the_poster_releases_the_claim(tmp_path):
-    """An unexpected error still gives the day back before it propagates."""
+def test_a_crash_inside_the_poster_keeps_the_claim_for_the_next_pass_to_check(tmp_path):
+    """An unexpected error keeps the claim with its lease run out: the next pass looks first."""
     daily = make_daily(tmp_path)
     berlin(daily)
     with pytest.raises(RuntimeError):
         daily.run_pass(RecordingPoster(fail=RuntimeError("boom")), now=TUESDAY_9)
-    assert ledger_rows(daily) == []
+    assert ledger_rows(daily) == [("C123", "2026-12-01", 0)]
+    poster = RecordingPoster()
+    report = daily.run_pass(poster, now=utc(2026, 12, 1, 8, 1))
+    assert [o.status for o in report.outcomes] == ["posted"] and len(poster.posted) == 1
+
+
+def test_a_post_slack_took_before_the_process_died_is_adopted_not_posted_again(tmp_path):
+    """As after kill -9 between Slack's ok and the ledger: in flight, then adopted, once."""
+    daily = make_daily(tmp_path)
+    berlin(daily, window_hours=4)
+    question = daily.next_question(team=TEAM, channel="C123")
+    claim = daily.store.claim(
+        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
+        section=question.section, topic=question.topic, now=TUESDAY_9,
+        closes_at=utc(2026, 12, 1, 12),
+    )  # fmt: skip
+    slack = RecordingPoster()  # stands for the channel: it remembers what was posted
+    slack.post_question(daily.tutor.store.post(claim.post_id), question, None)
+    soon = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 1)).outcomes
+    assert [(o.status, o.detail) for o in soon] == [("in_flight", "2026-12-01T08:00:00+00:00")]
+    later = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 16)).outcomes
+    assert [(o.status, o.post_id) for o in later] == [("adopted", claim.post_id)]
+    assert daily.tutor.store.post(claim.post_id).ts == "1764576000.000001"
+    daily.run_pass(slack, now=utc(2026, 12, 1, 12, 0))
+    assert [r.post.ts for r in slack.reveals] == ["1764576000.000001"]  # closed and revealed
+    assert len(slack.posted) == 1
+
+
+def test_a_crash_after_slack_took_the_post_is_adopted_by_the_next_pass(tmp_path):
+    """An exception after Slack's ok (inside the process): the next pass adopts, no second post."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    slack = RecordingPoster(crash_after=KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        daily.run_pass(slack, now=TUESDAY_9)
+    again = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 1)).outcomes
+    assert [o.status for o in again] == ["adopted"] and len(slack.posted) == 1
+
+
+def test_a_post_that_broke_off_is_looked_for_before_posting_again(tmp_path):
+    """A timeout after Slack took the message: the claim stays, the next pass adopts it."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    slack = RecordingPoster(crash_after=PostFailed("ReadTimeout", unsure=True))
+    first = daily.run_pass(slack, now=TUESDAY_9).outcomes
+    assert [o.status for o in first] == ["failed"]
+    second = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 1)).outcomes
+    assert [o.status for o in second] == ["adopted"] and len(slack.posted) == 1
 
 
 def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
@@ -114,7 +161,7 @@ def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
     daily.run_pass(soon, now=utc(2026, 12, 1, 8, 10))
     daily.run_pass(later, now=utc(2026, 12, 1, 8, 16))
     assert soon.posted == []
-    assert [p.id for p, _, _ in later.posted] == [claimed]
+    assert [p.id for p, _, _ in later.posted] == [claimed.post_id] and claimed.stale is False
 
 
 def test_each_channel_gets_its_own_post(tmp_path):

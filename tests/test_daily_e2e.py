@@ -96,6 +96,39 @@ def test_one_post_per_local_date_across_runs_and_processes(tmp_path, stub):
     assert len(reveals) == 1
 
 
+def test_kill_9_after_slack_took_the_post_leaves_exactly_one_post(tmp_path, stub):
+    """`tutor daily` killed after Slack accepted its post: in flight, then adopted, then closed
+    and revealed; one post for the date, never a second copy with live buttons."""
+    tutor = Tutor(tmp_path, stub.url)
+    tutor("schedule", "add", "--channel", "C123", "--at", "09:00", "--tz", "Europe/Berlin",
+          "--window", "4", "--team", TEAM)  # fmt: skip
+    answer = stub.hold("chat.postMessage")  # Slack takes the message; its answer never arrives
+    process = tutor.popen("daily", "--now", "2026-12-01T08:00:00Z")
+    assert stub.wait_for("chat.postMessage", within=60), "the post never reached the stand-in"
+    process.kill()  # SIGKILL: no handler, no cleanup
+    process.communicate(timeout=60)
+    answer.set()
+    (first,) = posts_to(stub, "C123")
+    (message,) = stub.history("C123")
+    assert message["metadata"]["event_payload"]["post_id"] > 0
+
+    soon = tutor("daily", "--now", "2026-12-01T08:01:00Z")
+    assert soon.returncode == 0 and "has not finished; nothing to do" in soon.stdout
+    later = tutor("daily", "--now", "2026-12-01T08:16:00Z")
+    assert later.returncode == 0 and "nothing posted again" in later.stdout, later.stdout
+    assert stub.called("conversations.history") and posts_to(stub, "C123") == [first]
+    assert tutor.rows("select ts from posts where kind = 'daily'") == [(message["ts"],)]
+
+    closed = tutor("daily", "--now", "2026-12-01T12:30:00Z")
+    assert closed.returncode == 0, closed.stdout + closed.stderr
+    (update,) = stub.called("chat.update")
+    assert update.body["ts"] == message["ts"]
+    assert not [b for b in update.body["blocks"] if b["type"] == "actions"]  # buttons gone
+    reveals = [c for c in stub.called("chat.postMessage") if "thread_ts" in c.body]
+    assert [r.body["thread_ts"] for r in reveals] == [message["ts"]]
+    assert posts_to(stub, "C123") == [first]
+
+
 def test_daily_without_the_bot_in_the_channel_says_so(tmp_path, stub):
     """not_in_channel: exit 1, a line naming the channel and the fix, and no claim."""
     tutor = Tutor(tmp_path, stub.url)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.interval import IntervalTrigger
@@ -34,6 +35,9 @@ Clock = Callable[[], dt.datetime]
 HEADING = replies.DAILY_HEADING
 GONE = {"not_in_channel", "channel_not_found", "is_archived", "missing_scope"}
 SWEEP_SECONDS = 60  # reveals of --window questions, catch-up after a restart, schedule changes
+MARK = "study_tutor_daily"  # the metadata event_type on every daily post: how a rerun finds it
+HISTORY_LOOKBACK = dt.timedelta(days=2)  # a local date's post is at most a day and a half old
+HISTORY_PAGES = 5  # of 200 messages: a channel busier than that in two days is read no further
 log = logging.getLogger("bot.slack.daily")
 
 
@@ -109,11 +113,36 @@ class SlackPoster:
         self.names = names or DisplayNames(client)
 
     def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
+        """Post with metadata naming the post id, so a rerun after a crash can find it."""
         message = question_message(post, question, recap, self.names)
         response = self._call(
-            self.client.chat_postMessage, channel=post.channel, **message.as_kwargs()
-        )
+            self.client.chat_postMessage, channel=post.channel, metadata=mark(post),
+            **message.as_kwargs(),
+        )  # fmt: skip
         return str(response["ts"])
+
+    def find_posted(self, post: Post) -> str | None:
+        """Look in the channel's recent history for the message marked with this post's id.
+
+        Needs channels:history (groups:history for private channels). Missing it is a
+        failure, not a "not found": posting again could leave two live copies.
+        """
+        oldest = dt.datetime.fromisoformat(post.posted_at) - HISTORY_LOOKBACK
+
+        def scan() -> str | None:
+            pages = self.client.conversations_history(
+                channel=post.channel, limit=200, oldest=f"{oldest.timestamp():.6f}",
+                include_all_metadata=True,
+            )  # fmt: skip
+            for page, response in enumerate(pages):  # follows next_cursor
+                for message in response.get("messages") or []:
+                    if is_marked(message, post):
+                        return str(message["ts"])
+                if page + 1 >= HISTORY_PAGES:
+                    break
+            return None
+
+        return self._call(scan, history=True)
 
     def reveal(self, reveal: Reveal) -> None:
         """Close the post first (safe to repeat), then answer in its thread."""
@@ -127,16 +156,37 @@ class SlackPoster:
         )  # fmt: skip
 
     @staticmethod
-    def _call(method: Callable, **kwargs: object) -> dict:
+    def _call(method: Callable, *, history: bool = False, **kwargs: object) -> Any:
         try:
             return method(**kwargs)
         except SlackApiError as error:
             code = str(error.response.get("error", "")) if error.response else ""
+            if history and code == "missing_scope":
+                raise PostFailed(
+                    "missing_scope: add channels:history and groups:history to the app (see "
+                    "manifest.yml) so a rerun can check for a post made before a crash"
+                ) from error
             if code in GONE:
                 raise NotInChannel(code) from error
-            raise PostFailed(code or "slack_error") from error
-        except (SlackClientError, OSError) as error:
-            raise PostFailed(type(error).__name__) from error
+            status = error.response.status_code if error.response else 0
+            raise PostFailed(code or f"HTTP {status}", unsure=status >= 500) from error
+        except (SlackClientError, OSError) as error:  # broke off: Slack may have taken it
+            raise PostFailed(type(error).__name__, unsure=True) from error
+
+
+def mark(post: Post) -> dict:
+    """Message metadata naming the daily post (Slack keeps it with the message)."""
+    return {"event_type": MARK, "event_payload": {"post_id": post.id, "team": post.team}}
+
+
+def is_marked(message: dict, post: Post) -> bool:
+    metadata = message.get("metadata") or {}
+    payload = metadata.get("event_payload") or {}
+    return (
+        metadata.get("event_type") == MARK
+        and payload.get("post_id") == post.id
+        and payload.get("team") == post.team
+    )
 
 
 def question_message(
