@@ -81,16 +81,24 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.item_lint import lint_catalog
+
     catalog, problems = check_content(settings.content_root)
+    lint = None
+    if not problems:  # the item-quality lint needs the whole bank loaded
+        questions = catalog.questions.questions
+        lint = lint_catalog(settings.content_root, questions, catalog.knowledge)
+        problems = list(lint.problems)
     for problem in problems:
         print(problem)
-    if problems:
+    if problems or lint is None:
         print(f"{len(problems)} problem(s) found.", file=sys.stderr)
         return 1
     sections = sorted({e.section for e in catalog.knowledge.entries})
+    shares = f" Item lint: {lint.summary()}." if lint.measured else ""
     print(
         f"OK: {len(catalog.knowledge)} knowledge entries and {len(catalog.questions)} questions "
-        f"in sections {', '.join(sections)}; no problems."
+        f"in sections {', '.join(sections)}; no problems.{shares}"
     )
     return 0
 
