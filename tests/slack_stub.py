@@ -21,6 +21,7 @@ import json
 import os
 import queue
 import select
+import signal
 import socket
 import sqlite3
 import struct
@@ -146,7 +147,7 @@ class SlackStub:
             or (path is not None and c.path.startswith(path))
         ]
 
-    def wait_for(self, path: str | None, count: int = 1, *, within: float = 5.0) -> list[Call]:
+    def wait_for(self, path: str | None, count: int = 1, *, within: float = 30.0) -> list[Call]:
         """Poll until at least `count` calls to `path` arrived (or the deadline passed)."""
         deadline = time.monotonic() + within
         while len(self.called(path)) < count and time.monotonic() < deadline:
@@ -236,7 +237,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = _parse(raw, self.headers.get("Content-Type", ""))
         self.owner.calls.append(Call(path, dict(self.headers.items()), body))
         if path.startswith("webhook/"):
-            self._send(200, None, {})
+            status, _, _ = self.owner._answer("webhook/", body)
+            self._send(status, None, {})
             return
         status, answer, headers = self.owner._answer(path, body)
         self.owner._keep(path, body, answer)
@@ -332,10 +334,11 @@ def _recv(conn: socket.socket, size: int) -> bytes:
 # -- signed requests --------------------------------------------------------------------------
 
 
-def sign(secret: str, body: str, timestamp: int | None = None) -> dict[str, str]:
+def sign(secret: str, body: str | bytes, timestamp: int | None = None) -> dict[str, str]:
     """Slack's v0 signature headers for `body`."""
     ts = str(int(time.time()) if timestamp is None else timestamp)
-    mac = hmac.new(secret.encode(), f"v0:{ts}:{body}".encode(), hashlib.sha256).hexdigest()
+    data = body if isinstance(body, bytes) else body.encode()
+    mac = hmac.new(secret.encode(), b"v0:" + ts.encode() + b":" + data, hashlib.sha256).hexdigest()
     return {"X-Slack-Request-Timestamp": ts, "X-Slack-Signature": f"v0={mac}"}
 
 
@@ -421,7 +424,7 @@ class SlackRequests:
 
     def post(
         self,
-        request: tuple[str, str],
+        request: tuple[str | bytes, str],
         *,
         headers: dict[str, str] | None = None,
         timestamp: int | None = None,
@@ -433,9 +436,10 @@ class SlackRequests:
             **(sign(self.secret, body, timestamp) if signed else {}),
         }
         sent.update(headers or {})
-        req = urllib.request.Request(self.url, data=body.encode(), headers=sent, method="POST")
+        data = body if isinstance(body, bytes) else body.encode()
+        req = urllib.request.Request(self.url, data=data, headers=sent, method="POST")
         try:
-            with urllib.request.urlopen(req, timeout=10) as response:
+            with urllib.request.urlopen(req, timeout=60) as response:
                 return Sent(
                     response.status, dict(response.headers.items()), response.read().decode()
                 )
@@ -528,6 +532,21 @@ class Server:
         with sqlite3.connect(self.db) as conn:
             return conn.execute(f"select count(*) from {table}").fetchone()[0]
 
+    def health(self, timeout: float = 5.0) -> dict | None:
+        """GET /healthz as JSON; None while the server does not answer (yet)."""
+        url = f"http://127.0.0.1:{self.port}/healthz"
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                return json.loads(response.read()) if response.status == 200 else None
+        except (OSError, ValueError):  # refused, reset, timed out (TimeoutError is an OSError)
+            return None
+
+    def kill(self) -> None:
+        """kill -9 of the whole server: gunicorn's master and every worker, no cleanup."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -538,10 +557,17 @@ class Server:
 
 
 def start(
-    tmp: Path, api_url: str, *, content: Path | None = None, workers: int = 2, within: float = 30
-) -> Server:
-    """Start `tutor serve` and wait (polling /healthz, with a deadline) until it answers."""
+    tmp: Path, api_url: str | None, *, content: Path | None = None, workers: int = 2,
+    within: float = 60,
+) -> Server:  # fmt: skip
+    """Start `tutor serve` and wait (polling /healthz, with a deadline) until it answers.
+
+    Every wait is bounded by the deadline and nothing else: a slow machine only makes it wait
+    longer. The server runs in its own process group, so `Server.kill` can take it all down.
+    """
     port, db, log = free_port(), tmp / "tutor.db", tmp / "serve.log"
+    if api_url is None:  # Slack unreachable: a loopback port nobody listens on
+        api_url = f"http://127.0.0.1:{free_port()}/"
     env = slack_env(
         SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET, SLACK_API_URL=api_url,
         TUTOR_DB=str(db), WEB_CONCURRENCY=str(workers),
@@ -554,18 +580,16 @@ def start(
             env=env,
             stdout=out,
             stderr=out,
+            start_new_session=True,
         )
     server = Server(process, port, db, log)
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"tutor serve exited with {process.returncode}:\n{server.logged()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return server
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
+        if server.health(timeout=max(0.1, min(5.0, deadline - time.monotonic()))) is not None:
+            return server
+        time.sleep(0.1)
     server.stop()
     raise RuntimeError(f"tutor serve did not answer /healthz in {within}s:\n{server.logged()}")
 

@@ -154,7 +154,8 @@ def answer_value(post_id: int, letter: str) -> str:
 def read_answer_value(value: str) -> tuple[int, str] | None:
     """(post id, letter) from an answer button's value; None when it is not one of ours."""
     post, _, letter = value.partition(":")
-    return (int(post), letter) if post.isdigit() and letter else None
+    digits = post.isascii() and post.isdigit() and len(post) <= 18  # fits SQLite's INTEGER
+    return (int(post), letter) if digits and letter else None
 
 
 # -- building blocks --------------------------------------------------------------------------
