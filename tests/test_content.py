@@ -14,12 +14,14 @@ from tests.conftest import MINI_KNOWLEDGE, MINI_QUIZ, write_content
 
 
 def tutor_check(root: Path) -> subprocess.CompletedProcess:
+    """`tutor check` on a content folder; the timeout only guards against a hang."""
     return subprocess.run(
         [sys.executable, "-m", "bot", "check"],
         cwd=root,
         capture_output=True,
         text=True,
         env={"PATH": "/usr/bin:/bin", "TUTOR_CONTENT": str(root)},
+        timeout=120,
         check=False,
     )
 
