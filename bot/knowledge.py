@@ -6,11 +6,25 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.content import Fields, display_name, duplicate_ids, read_items, unknown_keys, yaml_files
+from bot.content import (
+    Fields,
+    clipped,
+    display_name,
+    duplicate_ids,
+    read_items,
+    unknown_keys,
+    yaml_files,
+)
 from bot.errors import ContentError, Problem
 
 MIN_REQUIREMENTS = 5
 MAX_NAME = 60  # a short name fits a Slack button (75) and one line of a list
+# The most characters per field (per text, for lists), so every answer fits Slack's blocks with
+# nothing cut: see "Limits" in knowledge/README.md for how the numbers add up.
+LIMITS = {
+    "id": 64, "topic": 60, "means": 300, "name": MAX_NAME, "requirements": 300, "aliases": 100,
+    "why": 1000, "watch_out": 500, "status_note": 500, "sources": 500,
+}  # fmt: skip
 STATUSES = ("current", "renamed", "deprecated")
 _KEYS = {
     "id", "section", "topic", "means", "name", "requirements", "aliases", "why", "watch_out",
@@ -49,10 +63,13 @@ class Entry:
     @property
     def name(self) -> str:
         """A short name for lists and buttons: `name`, else the means up to ':' without '(…)'."""
-        if self.short:
-            return self.short
-        head = self.means.split(":", 1)[0].strip()
-        return re.sub(r"\s*\([^()]*\)$", "", head) or self.means
+        return self.short or name_from_means(self.means)
+
+
+def name_from_means(means: str) -> str:
+    """The means up to ':', without a trailing '(…)': the name of an entry without `name`."""
+    head = means.split(":", 1)[0].strip()
+    return re.sub(r"\s*\([^()]*\)$", "", head) or means
 
 
 @dataclass(frozen=True)
@@ -84,7 +101,7 @@ def read_knowledge(folder: Path) -> tuple[KnowledgeBase, list[Problem]]:
     seen: dict[str, Problem] = {}
     for path in files:
         for item in read_items(path, "entries", problems):
-            fields = Fields(item, display_name(path), problems)
+            fields = Fields(item, display_name(path), problems, LIMITS)
             entry = _entry(fields)
             clash = duplicate_ids(seen, entry.id, Problem(entry.file, entry.line, ""), "entry")
             if clash:
@@ -128,9 +145,16 @@ def _entry(fields: Fields) -> Entry:
 
 
 def _short_name(fields: Fields) -> str:
+    """The optional `name`; without one, the name taken from `means` must fit a button too."""
     name = fields.text("name", required=False)
-    if len(name) > MAX_NAME:
-        fields.problem(f"{fields.label}: 'name' has {len(name)} characters; keep it to {MAX_NAME}")
+    means = fields.item.get("means")
+    if not name and isinstance(means, str):
+        taken = name_from_means(means.strip())
+        if len(taken) > MAX_NAME:
+            fields.problem(
+                f"{fields.label}: the name taken from 'means' has {len(taken)} characters, "
+                f"too long for a button; add a 'name' of at most {MAX_NAME}"
+            )
     return name
 
 
@@ -144,7 +168,19 @@ def _watch_outs(fields: Fields) -> tuple[WatchOut, ...]:
         if not isinstance(item, dict) or not item.get("id") or not item.get("note"):
             fields.problem(f"{fields.label}: each watch_out needs an 'id' and a 'note'")
             continue
-        found.append(WatchOut(str(item["id"]), str(item["note"]).strip()))
+        ident, note = item["id"], item["note"]
+        if not isinstance(ident, str) or not isinstance(note, str):
+            fields.problem(f"{fields.label}: a watch_out's 'id' and 'note' must be text")
+            continue
+        if ident == fields.item.get("id"):
+            message = (
+                f"{fields.label}: watch_out points at its own entry; "
+                "point it at the entry learners confuse this one with"
+            )
+            fields.problems.append(Problem(fields.file, getattr(item, "line", 1), message))
+            continue
+        fields.check_text("watch_out", note.strip(), "a watch_out note")
+        found.append(WatchOut(ident, note.strip()))
     return tuple(found)
 
 
@@ -157,7 +193,7 @@ def _check_watch_outs(entries: list[Entry], problems: list[Problem]) -> None:
                     Problem(
                         entry.file,
                         entry.line,
-                        f"'{entry.id}': watch_out points at unknown entry '{watch.id}'; "
+                        f"'{entry.id}': watch_out points at unknown entry '{clipped(watch.id)}'; "
                         "use an existing entry id",
                     )
                 )

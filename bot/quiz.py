@@ -9,7 +9,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.content import Fields, display_name, duplicate_ids, read_items, unknown_keys, yaml_files
+from bot.content import (
+    Fields,
+    clipped,
+    display_name,
+    duplicate_ids,
+    read_items,
+    unknown_keys,
+    yaml_files,
+)
 from bot.errors import ContentError, Problem
 
 LETTERS = ("A", "B", "C", "D", "E")
@@ -17,6 +25,12 @@ DIFFICULTIES = ("easy", "medium", "hard")
 _KEYS = {
     "id", "section", "topic", "difficulty", "question", "choices", "answer", "explanations",
     "entries", "source",
+}  # fmt: skip
+# The most characters per field (per choice or explanation), so a question and its feedback fit
+# Slack's blocks with nothing cut: see "Limits" in knowledge/README.md for how they add up.
+LIMITS = {
+    "id": 64, "topic": 60, "question": 1000, "choices": 300, "explanations": 600,
+    "entries": 64, "source": 500,
 }  # fmt: skip
 
 
@@ -146,7 +160,7 @@ def read_questions(
     seen: dict[str, Problem] = {}
     for path in files:
         for item in read_items(path, "questions", problems):
-            fields = Fields(item, display_name(path), problems)
+            fields = Fields(item, display_name(path), problems, LIMITS)
             question = _question(fields, entry_ids)
             clash = duplicate_ids(
                 seen, question.id, Problem(question.file, question.line, ""), "question"
@@ -211,6 +225,8 @@ def _choices(fields: Fields) -> tuple[tuple[str, str], ...]:
     if any(not isinstance(v, str) or not v.strip() for v in raw.values()):
         fields.problem(f"{fields.label}: every choice needs text")
         return ()
+    for letter, text in raw.items():
+        fields.check_text("choices", text.strip(), f"choice {letter}")
     return tuple((str(k), v.strip()) for k, v in raw.items())
 
 
@@ -222,4 +238,13 @@ def _explanations(fields: Fields, letters: tuple[str, ...]) -> dict[str, str]:
     missing = [letter for letter in letters if not str(raw.get(letter, "")).strip()]
     if missing:
         fields.problem(f"{fields.label}: explanations missing for {', '.join(missing)}")
+    for letter, text in raw.items():
+        if isinstance(text, str):
+            fields.check_text(
+                "explanations", text.strip(), f"the explanation for {clipped(str(letter))}"
+            )
+        elif text is not None:
+            fields.problem(
+                f"{fields.label}: the explanation for {clipped(str(letter))} must be text"
+            )
     return {str(k): str(v).strip() for k, v in raw.items()}
