@@ -13,7 +13,7 @@ from bot import replies
 from bot.commands import parse
 from bot.daily import LOCAL_CHANNEL, Daily, Recap, Reveal
 from bot.quiz import Question
-from bot.scores import Post, stamp
+from bot.store import Post, stamp
 from bot.tutor import LOCAL_TEAM, Tutor
 
 

@@ -18,7 +18,7 @@ from bot.catalog import check_content, coverage_table, load_catalog
 from bot.config import Settings
 from bot.errors import TutorError
 from bot.matching import Lookup
-from bot.scores import Store
+from bot.store import Store
 from bot.tutor import LOCAL_TEAM, PERIODS, Tutor
 
 Handler = Callable[[argparse.Namespace, Settings], int]
@@ -197,7 +197,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 def channel_team(store: Store, channel: str) -> str:
     """The workspace a channel belongs to, from its schedule or posts (local chat if unknown)."""
-    from bot.daily_store import DailyStore
+    from bot.store import DailyStore
 
     return DailyStore(store).team_of_channel(channel) or LOCAL_TEAM
 
@@ -233,7 +233,7 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.daily_store import DailyStore
+    from bot.store import DailyStore
 
     schedules = DailyStore(Store(settings.db_path)).schedules(team=args.team)
     if args.json:
@@ -247,7 +247,7 @@ def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_schedule_remove(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.daily_store import DailyStore
+    from bot.store import DailyStore
 
     store = DailyStore(Store(settings.db_path))
     team = args.team or store.team_of_channel(args.channel) or ""

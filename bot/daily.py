@@ -11,11 +11,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.daily_store import DailyStore, TeamRow
 from bot.errors import NotInChannel, PostFailed
 from bot.quiz import Question, choose_question
 from bot.schedule import Due, Schedule, closes_at, due_today
-from bot.scores import Post, Standing, stamp
+from bot.store import DailyStore, Post, Standing, TeamRow, stamp
 from bot.tutor import LOCAL_TEAM, Tutor
 
 PERIODS = ("week", "month", "all")

@@ -13,7 +13,7 @@ from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.quiz import Question
 from bot.schedule import Schedule
-from bot.scores import Standing
+from bot.store import Standing
 from bot.tutor import Graded, Stats
 
 HELP = """I'm Study Tutor, for the Google Cloud Professional ML Engineer exam

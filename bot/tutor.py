@@ -14,7 +14,7 @@ from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
 from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
-from bot.scores import Post, Standing, Store, TopicScore, stamp
+from bot.store import Post, Standing, Store, TopicScore, stamp
 
 PERIODS = {"week": 7, "month": 30, "all": None}
 LOCAL_TEAM = "local"

@@ -11,7 +11,7 @@ import pytest
 from slack_sdk import WebClient
 
 from bot.catalog import Catalog, load_catalog
-from bot.scores import Store
+from bot.store import Store
 from bot.tutor import Tutor
 from tests.slack_stub import SlackStub
 

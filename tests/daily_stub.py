@@ -12,7 +12,7 @@ from bot.catalog import load_catalog
 from bot.daily import Daily, Recap, Reveal
 from bot.quiz import Question
 from bot.schedule import make_schedule
-from bot.scores import Post, Store
+from bot.store import Post, Store
 from bot.tutor import Tutor
 from tests.conftest import write_content
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
-from bot.scores import Store
+from bot.store import Store
 
 
 def test_low_confidence_question_is_recorded(tutor, now):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.scores import Store, migrations
+from bot.store import Store, migrations
 
 
 def add_post(store: Store, now: dt.datetime, **overrides) -> int:
@@ -126,7 +126,7 @@ def test_times_must_carry_a_zone(store):
 def test_two_processes_creating_one_new_file_both_succeed(tmp_path):
     """Migrations on a brand-new file are serialised: both openers end up with one schema."""
     path = tmp_path / "new.db"
-    code = f"from bot.scores import Store; Store({str(path)!r})"
+    code = f"from bot.store import Store; Store({str(path)!r})"
     procs = [
         subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
         for _ in range(4)

@@ -10,9 +10,9 @@ from slack_sdk.models.blocks import Block
 from slack_sdk.models.views import View
 
 from bot.matching import Lookup, Match
-from bot.scores import Standing
 from bot.slack import blocks
 from bot.slack.text import BIDI_CONTROLS
+from bot.store import Standing
 from bot.tutor import Graded, Stats
 
 ATTACKS = [

@@ -21,8 +21,8 @@ from bot import replies
 from bot.knowledge import Entry
 from bot.matching import Lookup
 from bot.quiz import Question
-from bot.scores import Standing
 from bot.slack.text import clip, escape, mention, without_bidi
+from bot.store import Standing
 from bot.tutor import Graded, Stats
 
 # Action ids. A family of buttons shares one regex, so one listener serves them all.

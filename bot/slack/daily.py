@@ -25,10 +25,10 @@ from bot.daily import PERIODS, Daily, PassReport, Recap, Reveal
 from bot.errors import ConfigError, NotInChannel, PostFailed, TutorError
 from bot.quiz import Question
 from bot.schedule import CATCH_UP, parse_schedule
-from bot.scores import Post
 from bot.slack import blocks
 from bot.slack.blocks import Message
 from bot.slack.text import escape, neutral
+from bot.store import Post
 from bot.tutor import Tutor
 
 Clock = Callable[[], dt.datetime]

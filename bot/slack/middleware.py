@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from slack_bolt import BoltContext, BoltResponse
 
-from bot.scores import Store
 from bot.slack.handlers import Clock, on_error
+from bot.store import Store
 from bot.tutor import Tutor
 
 Next = Callable[[], BoltResponse]

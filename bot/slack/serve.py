@@ -28,10 +28,10 @@ from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.daily import Daily
 from bot.errors import ConfigError
-from bot.scores import Store
 from bot.slack import gate
 from bot.slack.app import create_app, utc_now, web_client
 from bot.slack.daily import start_scheduler
+from bot.store import Store
 from bot.tutor import Tutor
 
 EVENTS_PATH = "/slack/events"  # events, slash commands and interactivity all come here

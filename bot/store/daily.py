@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.schedule import Schedule
-from bot.scores import Post, Standing, Store, stamp
-from bot.tutor import LOCAL_TEAM
+from bot.store.answers import Post, Standing
+from bot.store.db import stamp
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 LEASE = dt.timedelta(minutes=15)  # a claim not posted by then is taken to be from a dead process
 
@@ -182,6 +186,9 @@ class DailyStore:
 
         Without a team, every workspace's but the local chat's (the terminal reveals those).
         """
+        # Imported here, not at the top: bot.tutor imports the store.
+        from bot.tutor import LOCAL_TEAM
+
         where = ["kind = 'daily'", "ts is not null", "revealed_at is null", "closes_at <= ?"]
         values = [stamp(now)]
         where.append("team = ?" if team is not None else "team != ?")

@@ -1,0 +1,161 @@
+"""Opening the tutor's SQLite file, and its schema: every migration, in the order it shipped.
+
+One file, opened per thread (bolt runs listeners on a thread pool), in WAL mode so readers never
+block the writer. Uniqueness lives in the schema: one answer per (post, user) is a unique index,
+and a write either inserts or reports that the row was already there.
+
+Migrations are forward-only and keep their names: a file is upgraded in place by applying the
+ones its `_sqlite_migrations` table does not list yet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import sqlite3
+import threading
+from pathlib import Path
+
+import sqlite_utils
+from sqlite_utils import Migrations
+
+migrations = Migrations("study-tutor")
+
+
+@migrations()
+def m001_posts_and_answers(db: sqlite_utils.Database) -> None:
+    db["posts"].create(
+        {
+            "id": int,
+            "team": str,
+            "channel": str,
+            "user": str,  # the asker, for a private question; empty for a channel post
+            "question_id": str,
+            "section": str,
+            "topic": str,
+            "kind": str,  # private | daily
+            "posted_at": str,
+            "closes_at": str,
+            "ts": str,
+        },
+        pk="id",
+        not_null={"team", "question_id", "kind", "posted_at"},
+    )
+    db["answers"].create(
+        {
+            "id": int,
+            "post_id": int,
+            "team": str,
+            "channel": str,
+            "user": str,
+            "question_id": str,
+            "section": str,
+            "topic": str,
+            "choice": str,
+            "correct": int,
+            "answered_at": str,
+        },
+        pk="id",
+        foreign_keys=[("post_id", "posts", "id")],
+        not_null={"post_id", "team", "user", "choice", "correct", "answered_at"},
+    )
+    db["answers"].create_index(["post_id", "user"], unique=True)
+    db["answers"].create_index(["team", "answered_at"])
+    db["answers"].create_index(["team", "user"])
+
+
+@migrations()
+def m002_events_and_gaps(db: sqlite_utils.Database) -> None:
+    db["events"].create({"event_id": str, "seen_at": str}, pk="event_id")
+    db["gaps"].create(
+        {
+            "id": int,
+            "question": str,
+            "asked_at": str,
+            "asker": str,  # a salted hash, never the Slack user id
+            "best_guess": str,
+            "confidence": int,
+        },
+        pk="id",
+    )
+
+
+@migrations()
+def m003_daily_schedules_and_ledger(db: sqlite_utils.Database) -> None:
+    """Per-channel schedules, and the ledger that makes a daily post happen once per local day.
+
+    A daily post is claimed by inserting its posts row first (INSERT OR IGNORE against the unique
+    index below); `ts` stays empty until Slack accepts the message, and the row is deleted again
+    when posting fails. `revealed_at` is claimed the same way so a reveal happens once.
+    """
+    db["schedules"].create(
+        {
+            "team": str,
+            "channel": str,
+            "at": str,  # HH:MM, local time in `tz`
+            "tz": str,  # an IANA zone, e.g. Europe/Berlin
+            "days": str,  # a cron day_of_week field: mon-fri, *, mon,wed,fri
+            "window_hours": int,  # None: open until the next scheduled post
+            "recap": int,  # 1: Monday's post adds last week's top three and the team ranking
+            "created_by": str,
+            "created_at": str,
+        },
+        pk=("team", "channel"),
+        not_null={"team", "channel", "at", "tz", "days", "recap", "created_at"},
+    )
+    db["posts"].add_column("local_date", str)
+    db["posts"].add_column("revealed_at", str)
+    db.execute(
+        "create unique index idx_posts_daily_ledger on posts (team, channel, local_date) "
+        "where kind = 'daily'"
+    )
+    db["posts"].create_index(["kind", "closes_at"])
+
+
+def stamp(moment: dt.datetime) -> str:
+    """A UTC timestamp that sorts as text; every time in the store has this form."""
+    if moment.tzinfo is None:
+        raise ValueError("times given to the store must be timezone-aware")
+    return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+class Database:
+    """The file and this thread's connection to it; opening it applies pending migrations."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        db = self.db
+        # WAL is a property of the file, set by any opener. Switching fails at once (not after the
+        # busy timeout) while another process holds a lock; the file stays correct either way,
+        # and the next open sets it.
+        with contextlib.suppress(sqlite3.OperationalError):
+            db.execute("PRAGMA journal_mode=WAL")
+        # Two processes may open a new file at once: take the write lock first, so one applies
+        # the migrations and the other waits, then finds nothing pending. (sqlite-utils'
+        # atomic() begins a deferred transaction, which cannot wait for that lock.)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            migrations.apply(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection (sqlite3 connections must stay on their thread)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            db = sqlite_utils.Database(conn, execute_plugins=False)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
