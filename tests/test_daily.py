@@ -336,3 +336,37 @@ def test_the_repeated_hour_at_fall_back_posts_once(tmp_path):
         daily.run_pass(poster, now=moment)
     assert len(poster.posted) == 1
     assert ledger_rows(daily) == [("C123", "2026-10-25", 1)]
+
+
+def test_a_stale_claim_posted_afresh_closes_by_its_own_window(tmp_path):
+    """Nothing of a dead run's claim reached Slack: the new post's window starts when it posts."""
+    daily = make_daily(tmp_path)
+    berlin(daily, window_hours=4)
+    question = daily.next_question(team=TEAM, channel="C123")
+    daily.store.claim(
+        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
+        section=question.section, topic=question.topic, now=TUESDAY_9,
+        closes_at=utc(2026, 12, 1, 12),
+    )  # fmt: skip
+    poster = RecordingPoster()
+    report = daily.run_pass(poster, now=utc(2026, 12, 1, 8, 20))
+    assert [(o.channel, o.status) for o in report.outcomes] == [("C123", "posted")]
+    (posted, _, _) = poster.posted[0]
+    assert posted.closes_at == "2026-12-01T12:20:00+00:00"  # what the message says
+    assert daily.tutor.store.post(posted.id).closes_at == posted.closes_at
+
+
+def test_a_rerun_names_the_channel_whose_post_is_in_flight(tmp_path):
+    """The in-flight outcome says which channel and date, and which post holds them."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    question = daily.next_question(team=TEAM, channel="C123")
+    claim = daily.store.claim(
+        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
+        section=question.section, topic=question.topic, now=TUESDAY_9,
+        closes_at=utc(2026, 12, 2),
+    )  # fmt: skip
+    (outcome,) = daily.run_pass(RecordingPoster(), now=utc(2026, 12, 1, 8, 5)).outcomes
+    assert (outcome.channel, outcome.local_date, outcome.status, outcome.post_id) == (
+        "C123", TUESDAY_9.date(), "in_flight", claim.post_id,
+    )  # fmt: skip

@@ -75,6 +75,8 @@ def test_a_body_that_is_not_utf8_is_judged_by_its_signature():
     check with 400), unsigned ones get 401 — no exception either way."""
     body = b"payload=\xff\xfe"
     assert check(headers_for(body), body) is None
+    assert check(headers_for(body, int(NOW) - 300), body) is None  # five minutes: still fresh
+    assert check(headers_for(body, int(NOW) - 301), body) == gate.UNSIGNED
     assert check(headers_for(b"something else"), body) == gate.UNSIGNED
     assert gate.check_body(body, "application/x-www-form-urlencoded") == gate.Verdict(
         400, "body is not UTF-8"
@@ -103,6 +105,11 @@ CLICK = {
         (b'{"type": "event_callback", "event": {"type": "app_mention"}}', "application/json"),
         (json.dumps({"a": [[[[{"b": 1}]]]]}).encode(), "application/json"),
         (b"", None),
+        (_form({"type": "view_submission", "user": {"id": "U1"}, "view": {"type": "modal"}}),
+         "application/x-www-form-urlencoded"),
+        (_form({"type": "view_closed", "user": {"id": "U1"}, "view": {"type": "home"}}),
+         "application/x-www-form-urlencoded"),
+        (b"x" * gate.MAX_BODY, None),
     ],
 )  # fmt: skip
 def test_well_formed_bodies_pass(body, content_type):
@@ -125,6 +132,12 @@ def test_well_formed_bodies_pass(body, content_type):
         (_form({**CLICK, "actions": [{"action_id": "a", "value": 1}]}),
          "block_actions with a value that is not a string"),
         (_form({**CLICK, "channel": "C1"}), "block_actions whose channel is not an object"),
+        (_form({**CLICK, "container": []}), "block_actions whose container is not an object"),
+        (_form({**CLICK, "team": "T1"}), "block_actions whose team is not an object"),
+        (_form({"type": "view_closed", "user": {"id": "U1"}, "view": []}),
+         "view_closed without a view type"),
+        (_form({"type": "view_submission", "view": {"type": "modal"}}),
+         "view_submission without a user id"),
         (_form({**CLICK, "user": {"name": "x"}}), "block_actions without a user id"),
         (_form({"type": "view_submission", "user": {"id": "U1"}, "view": {}}),
          "view_submission without a view type"),

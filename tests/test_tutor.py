@@ -172,3 +172,15 @@ def test_a_daily_question_counts_only_in_its_channel_and_workspace(
     )
     assert graded.status == status
     assert (tutor.store.answer_of(post_id, "U1") is not None) == (status == "recorded")
+
+
+def test_every_grade_carries_its_question_and_the_answer_row_its_section(tutor, now):
+    """Invalid, recorded and already-answered grades name the question; the row its section."""
+    asked = tutor.quiz(team="T1", user="U1", now=now)
+    where = {"post_id": asked.post.id, "user": "U1", "now": now, "team": "T1"}
+    invalid = tutor.answer(choice="z", **where)
+    recorded = tutor.answer(choice=asked.question.answer, **where)
+    again = tutor.answer(choice="a", **where)
+    assert {g.question.id for g in (invalid, recorded, again)} == {asked.question.id}
+    row = tutor.store.db.execute("select section, topic from answers").fetchone()
+    assert tuple(row) == (asked.question.section, asked.question.topic)
