@@ -10,11 +10,10 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot import replies
-from bot.commands import parse
-from bot.daily import LOCAL_CHANNEL, Daily, Recap, Reveal
-from bot.quiz import Question
-from bot.store import Post, stamp
-from bot.tutor import LOCAL_TEAM, Tutor
+from bot.conversation import Goodbye, Place, handle, parse
+from bot.daily import LOCAL_CHANNEL
+from bot.store import LOCAL_TEAM
+from bot.tutor import Tutor
 
 
 def run_chat(
@@ -48,7 +47,7 @@ def run_chat(
             continue
         reply = respond(tutor, line, user=user, now=clock())
         if reply is None:
-            say("Bye! Keep your streak going.")
+            say(replies.GOODBYE)
             return 0
         say(reply)
 
@@ -60,92 +59,7 @@ def wrap(line: str, width: int) -> str:
 
 
 def respond(tutor: Tutor, line: str, *, user: str, now: dt.datetime) -> list[str] | None:
-    """One turn of the chat; None means the learner is leaving."""
-    command = parse(line)
-    team = LOCAL_TEAM
-    if command.verb == "quit":
-        return None
-    if command.verb == "ask":
-        return replies.answer_lines(tutor.ask(command.arg, asker=user, now=now), tutor.entry)
-    if command.verb == "quiz":
-        asked = tutor.quiz(team=team, user=user, channel="chat", now=now)
-        heading = [replies.REVIEW] if asked.review else []
-        return [
-            *heading,
-            *replies.question_lines(asked.question),
-            replies.choice_prompt(asked.question),
-        ]
-    if command.verb == "daily":
-        return daily_turn(tutor, command.arg, user=user, now=now)
-    if command.verb == "answer":
-        pending = tutor.pending(team=team, user=user)
-        today = open_daily(tutor, user=user, now=now)
-        if today is not None and (pending is None or today.id > pending.post.id):
-            return daily_turn(tutor, command.arg, user=user, now=now)
-        if pending is None:
-            return [replies.NO_PENDING]
-        graded = tutor.answer(
-            post_id=pending.post.id, user=user, choice=command.arg, now=now, team=team
-        )
-        return replies.feedback_lines(graded) if graded else [replies.UNKNOWN_POST]
-    if command.verb == "leaderboard":
-        period = command.arg if command.arg in ("week", "month", "all") else "all"
-        return replies.leaderboard_lines(
-            tutor.leaderboard(team=team, period=period, now=now), period
-        )
-    if command.verb == "stats":
-        return replies.stats_lines(tutor.stats(team=team, user=user, now=now))
-    return [replies.HELP, replies.CHAT_EXTRA]
-
-
-# -- the daily quick-check, in a local pseudo-channel ----------------------------------------
-
-
-class ChatPoster:
-    """A Poster for the terminal: what would go to a Slack channel becomes lines to print."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
-        self.lines += replies.daily_lines(question, post.closes_at)
-        return f"chat-{post.id}"
-
-    def find_posted(self, post: Post) -> str | None:
-        return None  # lines printed by a run that died are gone with it
-
-    def reveal(self, reveal: Reveal) -> None:
-        first = replies.question_lines(reveal.question)[0]
-        self.lines += [f"Yesterday: {first}", *replies.reveal_lines(reveal)]
-
-
-def daily_turn(tutor: Tutor, arg: str, *, user: str, now: dt.datetime) -> list[str]:
-    """`daily`: today's question (and yesterday's reveal); `daily b`: answer it; `daily board`."""
-    daily, poster = Daily(tutor), ChatPoster()
-    if arg.strip().lower() in ("board", "leaderboard"):
-        rows = daily.team_board(team=LOCAL_TEAM, channel=LOCAL_CHANNEL, period="week", now=now)
-        return replies.team_board_lines(rows, "week", str)
-    post = daily.local_today(poster, now=now)
-    question = tutor.catalog.questions.get(post.question_id) if post else None
-    if post is None or question is None:
-        return poster.lines or [replies.UNKNOWN_POST]
-    if not arg.strip():
-        shown = poster.lines or replies.daily_lines(question, post.closes_at)
-        mine = tutor.store.answer_of(post.id, user)
-        if mine:
-            return [*shown, replies.daily_answered(mine, daily.reveal_of(post).total)]
-        return [*shown, replies.choice_prompt(question)]
-    graded = tutor.answer(
-        post_id=post.id, user=user, choice=arg, now=now, team=LOCAL_TEAM, channel=LOCAL_CHANNEL
-    )
-    return [*poster.lines, *replies.feedback_lines(graded)] if graded else [replies.UNKNOWN_POST]
-
-
-def open_daily(tutor: Tutor, *, user: str, now: dt.datetime):
-    """Today's local daily post if it is open and this learner has not answered it."""
-    post = Daily(tutor).store.post_for(
-        team=LOCAL_TEAM, channel=LOCAL_CHANNEL, local_date=now.astimezone(dt.UTC).date()
-    )
-    if post is None or (post.closes_at and stamp(now) >= post.closes_at):
-        return None
-    return None if tutor.store.answer_of(post.id, user) else post
+    """One turn of the chat, decided by the conversation core; None means the learner is leaving."""
+    place = Place(LOCAL_TEAM, user, LOCAL_CHANNEL, private=True, is_admin=lambda: True)
+    result = handle(tutor, parse(line), place, now)
+    return None if isinstance(result, Goodbye) else replies.render(result)

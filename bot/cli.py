@@ -18,8 +18,9 @@ from bot.catalog import check_content, coverage_table, load_catalog
 from bot.config import Settings
 from bot.errors import TutorError
 from bot.matching import Lookup
-from bot.store import Store
-from bot.tutor import LOCAL_TEAM, PERIODS, Tutor
+from bot.standings import DEFAULT_PERIOD, PERIODS, Standings
+from bot.store import LOCAL_TEAM, Store
+from bot.tutor import Tutor
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 
@@ -111,18 +112,25 @@ def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
     tutor = build_tutor(settings)
     team = args.team or (channel_team(tutor.store, args.channel) if args.channel else LOCAL_TEAM)
-    standings = tutor.leaderboard(
-        team=team, period=args.period, now=now_utc(), channel=args.channel, limit=args.limit
+    board = Standings(tutor.store).board(
+        team=team, channel=args.channel, period=args.period, now=now_utc(), limit=args.limit
     )
     if args.json:
         rows = [
-            {"rank": s.rank, "user": s.user, "points": s.points, "answered": s.answered,
-             "correct": s.correct, "accuracy": round(s.accuracy, 4)}
-            for s in standings
-        ]  # fmt: skip
+            {
+                "rank": r.standing.rank,
+                "user": r.standing.user,
+                "points": r.standing.points,
+                "answered": r.standing.answered,
+                "correct": r.standing.correct,
+                "accuracy": round(r.standing.accuracy, 4),
+                "streak": r.streak,
+            }
+            for r in board.rows
+        ]
         print(json.dumps(rows))
     else:
-        print("\n".join(replies.leaderboard_lines(standings, args.period)))
+        print("\n".join(replies.board_lines(board)))
     return 0
 
 
@@ -139,11 +147,7 @@ def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    if not rows:
-        print("No gaps recorded: every question so far was answered with confidence.")
-    for row in rows:
-        guess = row["best_guess"] or "-"
-        print(f"{row['times']:>4}x  {row['question']}  (best guess: {guess}, {row['confidence']}%)")
+    print("\n".join(replies.gaps_lines(rows)))
     return 0
 
 
@@ -260,8 +264,8 @@ def cmd_schedule_remove(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
     """One pass: reveal what closed, post what is due at --now, then exit (cron can drive it)."""
     from bot.daily import Daily
-    from bot.slack.app import web_client
-    from bot.slack.daily import SlackPoster, require_bot_token
+    from bot.slack.client import web_client
+    from bot.slack.poster import SlackPoster, require_bot_token
 
     require_bot_token(settings)
     daily = Daily(build_tutor(settings))
@@ -276,7 +280,7 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def workspace_of(settings: Settings) -> str:
-    from bot.slack.daily import workspace_id
+    from bot.slack.poster import workspace_id
 
     return workspace_id(settings)
 
@@ -342,7 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     coverage.set_defaults(handler=cmd_coverage)
 
     board = sub.add_parser("leaderboard", help="show who is ahead")
-    board.add_argument("--period", choices=sorted(PERIODS), default="all", help="time window")
+    board.add_argument(
+        "--period", choices=PERIODS, default=DEFAULT_PERIOD,
+        help="week (from Monday 00:00) or month, in the channel's schedule zone (else UTC); or all",
+    )  # fmt: skip
     board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
     board.add_argument(
         "--team", help="Slack workspace id (default: the channel's, else the local chat)"

@@ -1,4 +1,6 @@
-"""The daily quick-check: scheduled posts, answer windows, reveals, streaks and team rankings.
+"""The daily quick-check: scheduled posts, answer windows, reveals and Monday's recap.
+
+Boards and streaks are `bot.standings`'.
 
 Pure use cases over the store. Talking to Slack (or to a terminal) goes through a `Poster`; time
 is always the `now` argument. A pass posts at most one question per channel and local date, no
@@ -14,10 +16,10 @@ from typing import Protocol
 from bot.errors import NotInChannel, PostFailed
 from bot.quiz import Question, choose_question
 from bot.schedule import Due, Schedule, closes_at, due_today
-from bot.store import DailyStore, Post, Standing, TeamRow, stamp
-from bot.tutor import LOCAL_TEAM, Tutor
+from bot.standings import Standings, TeamStanding
+from bot.store import LOCAL_TEAM, DailyStore, Post, Standing
+from bot.tutor import Tutor
 
-PERIODS = ("week", "month", "all")
 LOCAL_CHANNEL = "chat-daily"  # the local chat's pseudo-channel: a new question each UTC day
 LOCAL_SCHEDULE = Schedule(LOCAL_TEAM, LOCAL_CHANNEL, "00:00", "UTC", "*", catch_up=None)
 
@@ -42,40 +44,6 @@ class Reveal:
         """The wrong option chosen most often (the first letter on a tie); None if nobody erred."""
         wrong = [x for x in self.question.letters if x != self.question.answer and self.counts[x]]
         return max(wrong, key=lambda x: self.counts[x]) if wrong else None
-
-
-@dataclass(frozen=True)
-class TeamStanding:
-    """A channel's place among teams: points per member per question, so size alone can't win."""
-
-    rank: int
-    channel: str
-    posts: int
-    members: int
-    answered: int
-    correct: int
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.answered if self.answered else 0.0
-
-    @property
-    def participation(self) -> float:
-        """The share of (member, question) pairs that got an answer."""
-        possible = self.members * self.posts
-        return self.answered / possible if possible else 0.0
-
-    @property
-    def score(self) -> float:
-        return self.accuracy * self.participation
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A learner's row on a team board."""
-
-    standing: Standing
-    streak: int
 
 
 @dataclass(frozen=True)
@@ -130,9 +98,6 @@ class Daily:
     def __init__(self, tutor: Tutor) -> None:
         self.tutor = tutor
         self.store = DailyStore(tutor.store)
-
-    def __deepcopy__(self, memo: dict) -> Daily:
-        return self  # one shared instance (bolt deep-copies context for lazy listeners)
 
     # -- schedules ------------------------------------------------------------------------
 
@@ -271,40 +236,7 @@ class Daily:
         counts = self.store.choice_counts(post.id)
         return Reveal(post, question, {x: counts.get(x, 0) for x in question.letters})
 
-    # -- standings ------------------------------------------------------------------------
-
-    def team_board(
-        self, *, team: str, channel: str, period: str = "week", now: dt.datetime, limit: int = 10
-    ) -> list[Ranked]:
-        """Learners in one channel (a team) with their streaks of scheduled questions answered."""
-        since = period_start(period, now, self._zone(team, channel))
-        rows = self.store.standings(team=team, channel=channel, since=since, limit=limit)
-        posts = self.store.daily_posts(team=team, channel=channel)
-        answered = self.store.answered_posts(
-            team=team, channel=channel, users=[s.user for s in rows]
-        )
-        return [Ranked(s, streak(posts, answered[s.user], now)) for s in rows]
-
-    def workspace_board(
-        self, *, team: str, period: str = "week", now: dt.datetime, limit: int = 10
-    ) -> list[Standing]:
-        """Everyone in the workspace on daily questions, across all channels."""
-        since = period_start(period, now, dt.UTC)
-        return self.store.standings(team=team, since=since, limit=limit)
-
-    def teams_board(
-        self, *, team: str, period: str = "week", now: dt.datetime,
-        until: dt.datetime | None = None,
-    ) -> list[TeamStanding]:  # fmt: skip
-        """Channels ranked by accuracy × participation, then accuracy, then answers."""
-        since = period_start(period, now, dt.UTC)
-        rows = self.store.team_rows(team=team, since=since, until=until)
-        return rank_teams(rows)
-
-    def streak(self, *, team: str, channel: str, user: str, now: dt.datetime) -> int:
-        posts = self.store.daily_posts(team=team, channel=channel)
-        answered = self.store.answered_posts(team=team, channel=channel, users=[user])
-        return streak(posts, answered[user], now)
+    # -- Monday's recap ---------------------------------------------------------------------
 
     def recap(self, schedule: Schedule, local_date: dt.date) -> Recap | None:
         """On a Monday, last week's (Monday to Sunday, local) top three and team ranking."""
@@ -313,50 +245,8 @@ class Daily:
         zone = schedule.zone
         until = dt.datetime.combine(local_date, dt.time(0), tzinfo=zone)
         since = dt.datetime.combine(local_date - dt.timedelta(days=7), dt.time(0), tzinfo=zone)
-        top = self.store.standings(
-            team=schedule.team, channel=schedule.channel, since=since, until=until, limit=3
-        )
-        teams = rank_teams(self.store.team_rows(team=schedule.team, since=since, until=until))
-        return Recap(tuple(top), tuple(teams))
-
-    def _zone(self, team: str, channel: str) -> dt.tzinfo:
-        schedule = self.store.schedule(team=team, channel=channel)
-        return schedule.zone if schedule else dt.UTC
-
-
-def streak(posts_newest_first: list[Post], answered: set[int], now: dt.datetime) -> int:
-    """Consecutive scheduled questions answered, newest first; a still-open one may yet come.
-
-    Unscheduled days have no post, so a weekend never breaks a weekdays streak.
-    """
-    count = 0
-    for index, post in enumerate(posts_newest_first):
-        if post.id in answered:
-            count += 1
-            continue
-        still_open = post.closes_at is None or post.closes_at > stamp(now)
-        if index == 0 and still_open:
-            continue
-        break
-    return count
-
-
-def rank_teams(rows: list[TeamRow]) -> list[TeamStanding]:
-    unranked = [TeamStanding(0, r.channel, r.posts, r.members, r.answered, r.correct) for r in rows]
-    unranked.sort(key=lambda t: (-t.score, -t.accuracy, -t.answered, t.channel))
-    return [
-        TeamStanding(i, t.channel, t.posts, t.members, t.answered, t.correct)
-        for i, t in enumerate(unranked, start=1)
-    ]
-
-
-def period_start(period: str, now: dt.datetime, zone: dt.tzinfo) -> dt.datetime | None:
-    """The start of this calendar week (Monday) or month in `zone`; None for all time."""
-    local = now.astimezone(zone)
-    if period == "week":
-        day = local.date() - dt.timedelta(days=local.weekday())
-    elif period == "month":
-        day = local.date().replace(day=1)
-    else:
-        return None
-    return dt.datetime.combine(day, dt.time(0), tzinfo=zone)
+        standings = Standings(self.tutor.store)
+        where = {"team": schedule.team, "now": until, "since": since, "until": until}
+        top = standings.board(channel=schedule.channel, limit=3, **where).standings
+        teams = standings.teams(**where).teams
+        return Recap(tuple(top), teams)

@@ -8,24 +8,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.daily import PassReport, Ranked, Recap, Reveal, TeamStanding
+from bot.conversation import (
+    USAGE,
+    Answered,
+    BoardShown,
+    DailyShown,
+    GapsShown,
+    Goodbye,
+    Grade,
+    HelpShown,
+    Invalid,
+    NoDaily,
+    NoOpenQuestion,
+    NotHere,
+    Put,
+    Result,
+    ScheduleRemoved,
+    ScheduleSet,
+    ScheduleShown,
+    StatsShown,
+    TeamsShown,
+)
+from bot.daily import PassReport, Recap, Reveal
 from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.quiz import Question
 from bot.schedule import Schedule
+from bot.standings import Board, Ranked, TeamStanding
 from bot.store import Standing
 from bot.tutor import Graded, Stats
 
-HELP = """I'm Study Tutor, for the Google Cloud Professional ML Engineer exam
-(Domain 3: scaling prototypes into ML models).
-  <your question>        which service or technique fits a need, e.g. "no-code training?"
-  quiz                   a quick-check question; answer with a, b, c, d (or 1-4)
-  leaderboard [week|month|all]   who is ahead
-  stats                  your answered, accuracy, streak and weakest topics
-  help                   this list"""
-
-CHAT_EXTRA = """  daily                  today's team question; answer with a letter; daily board
-  quit                   leave the chat"""
 WELCOME = "Study Tutor. Ask me which Google Cloud service fits a need, or type quiz. (help, quit)"
 DONT_KNOW = "I don't know that one."
 NO_ANSWERS_YET = "No answers yet. Type quiz to get the first question."
@@ -194,12 +206,8 @@ def entry_lines(entry: Entry, kb_get) -> list[str]:
 
 # -- the daily quick-check ------------------------------------------------------------------
 
-NOT_ADMIN = (
-    "Sorry, only workspace admins and owners (or people listed in TUTOR_ADMINS) can change the "
-    "daily schedule. Ask one of them, or see it with /tutor schedule."
-)
 DAILY_CLOSED = "Closed: answers are no longer recorded. The answer is in the thread."
-NO_DAILY_ANSWERS = "No daily answers yet in this period."
+NO_ANSWERS_HERE = "No answers in this channel yet in this period. Type quiz to get a question."
 NO_TEAMS = "No team has had a daily question in this period yet."
 _DAY_NAMES = {"*": "every day", "mon-fri": "weekdays", "sat,sun": "weekends"}
 _PERIOD_TITLES = {"week": "this week", "month": "this month", "all": "all time"}
@@ -284,9 +292,9 @@ def reveal_lines(reveal: Reveal) -> list[str]:
 
 
 def team_board_lines(rows: list[Ranked], period: str, name_of: Names) -> list[str]:
-    """Learners in one team, by display name (never a mention, so nobody is pinged)."""
+    """Learners in one channel (a team), with their streaks of the channel's daily questions."""
     if not rows:
-        return [NO_DAILY_ANSWERS]
+        return [NO_ANSWERS_HERE]
     lines = [f"Team leaderboard, {_PERIOD_TITLES.get(period, period)}:"]
     for row in rows:
         s = row.standing
@@ -296,10 +304,6 @@ def team_board_lines(rows: list[Ranked], period: str, name_of: Names) -> list[st
             f"({s.correct}/{s.answered}, {s.accuracy:.0%}{fire})"
         )
     return lines
-
-
-def workspace_board_lines(standings: list[Standing], period: str, name_of: Names) -> list[str]:
-    return leaderboard_lines(standings, period, name_of, title="Everyone", empty=NO_DAILY_ANSWERS)
 
 
 def teams_lines(teams: list[TeamStanding], period: str, channel_name: Names) -> list[str]:
@@ -368,3 +372,102 @@ def daily_answered(choice: str, total: int) -> str:
     others = total - 1
     crowd = f" with {others} other{'s' if others != 1 else ''}" if others else ""
     return f"You answered {choice.lower()}{crowd}; the full answer comes when it closes."
+
+
+# -- rendering a conversation result ---------------------------------------------------------
+
+GOODBYE = "Bye! Keep your streak going."
+NOT_ALLOWED = (
+    "Sorry, only workspace admins and owners (or people listed in TUTOR_ADMINS) can do that. "
+    "Ask one of them."
+)
+LOCAL_SCHEDULE = (
+    "Schedules are for Slack channels. From a shell: tutor schedule add --channel C123 "
+    "--at 09:00 --tz Europe/Berlin --team T0123 (the workspace id)."
+)
+NO_GAPS = "No gaps recorded: every question so far was answered with confidence."
+
+
+def help_lines(*, local: bool = False) -> list[str]:
+    """The help, from the conversation's own list of commands."""
+    width = max(len(usage) for usage, _ in USAGE) + 2
+    lines = [
+        "I'm Study Tutor, for the Google Cloud Professional ML Engineer exam",
+        "(Domain 3: scaling prototypes into ML models).",
+    ]
+    lines += [f"  {usage:<{width}}{what}" for usage, what in USAGE]
+    if local:
+        lines.append(f"  {'quit':<{width}}leave the chat")
+    lines.append("Boards count weeks from Monday 00:00 in the channel's schedule zone (else UTC).")
+    return lines
+
+
+def render(result: Result, name_of: Names = str, channel_name: Names = str) -> list[str]:
+    """A conversation result as the bot's lines (the terminal, and Slack's `text`)."""
+    match result:
+        case Answered(lookup=lookup, knowledge=knowledge):
+            return answer_lines(lookup, knowledge.get)
+        case Put(asked=asked):
+            heading = [REVIEW] if asked.review else []
+            return [*heading, *question_lines(asked.question), choice_prompt(asked.question)]
+        case Grade(graded=graded, revealed=revealed):
+            said = feedback_lines(graded) if graded else [UNKNOWN_POST]
+            return [*revealed_lines(revealed), *said]
+        case NoOpenQuestion():
+            return [NO_PENDING]
+        case BoardShown(board=board):
+            return board_lines(board, name_of)
+        case TeamsShown(board=teams):
+            return teams_lines(list(teams.teams), teams.period, channel_name)
+        case StatsShown(stats=stats):
+            return stats_lines(stats)
+        case DailyShown(post=post, question=question, mine=mine, total=total, revealed=revealed):
+            status = daily_answered(mine, total) if mine else choice_prompt(question)
+            return [*revealed_lines(revealed), *daily_lines(question, post.closes_at), status]
+        case NoDaily(schedule=schedule):
+            if schedule is None:
+                return [schedule_shown(None)]
+            return [f"Today's question is not out yet: {schedule_text(schedule)}."]
+        case ScheduleShown(schedule=schedule):
+            return [schedule_shown(schedule)]
+        case ScheduleSet(schedule=schedule):
+            return [schedule_set(schedule)]
+        case ScheduleRemoved(removed=removed):
+            return [schedule_removed(removed)]
+        case NotHere(reason=reason):
+            return [LOCAL_SCHEDULE if reason == "local_schedule" else NOT_ALLOWED]
+        case Invalid(message=message):
+            return [message]
+        case GapsShown(rows=rows):
+            return gaps_lines(rows)
+        case HelpShown(local=local):
+            return help_lines(local=local)
+        case Goodbye():
+            return [GOODBYE]
+    raise TypeError(f"no rendering for {type(result).__name__}")  # a new result needs one
+
+
+def board_lines(board: Board, name_of: Names = str) -> list[str]:
+    """A channel's board (with daily streaks) or the workspace's."""
+    if board.channel is None:
+        return leaderboard_lines(board.standings, board.period, name_of, title="Everyone")
+    return team_board_lines(list(board.rows), board.period, name_of)
+
+
+def revealed_lines(revealed: tuple[Reveal, ...]) -> list[str]:
+    """Yesterday's local question, revealed on the way to today's."""
+    lines: list[str] = []
+    for reveal in revealed:
+        first = question_lines(reveal.question)[0]
+        lines += [f"Yesterday: {first}", *reveal_lines(reveal)]
+    return lines
+
+
+def gaps_lines(rows: tuple[dict, ...] | list[dict]) -> list[str]:
+    if not rows:
+        return [NO_GAPS]
+    return [
+        f"{row['times']:>4}x  {row['question']}  (best guess: {row['best_guess'] or '-'}, "
+        f"{row['confidence']}%)"
+        for row in rows
+    ]

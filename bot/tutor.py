@@ -1,4 +1,4 @@
-"""The tutor's use cases: ask, quiz, answer, leaderboard, stats. Adapters call these.
+"""The tutor's use cases: ask, quiz, answer, stats. The conversation calls these.
 
 Everything here takes plain values (who, where, when) and returns frozen dataclasses; nothing
 prints, posts or reads the clock. `now` is always passed in.
@@ -14,10 +14,8 @@ from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
 from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
-from bot.store import Post, Standing, Store, TopicScore, stamp
-
-PERIODS = {"week": 7, "month": 30, "all": None}
-LOCAL_TEAM = "local"
+from bot.standings import Standings
+from bot.store import Post, Store, TopicScore, stamp
 
 
 @dataclass(frozen=True)
@@ -64,13 +62,6 @@ class Tutor:
         self.store = store
         self.matcher = Matcher(catalog.knowledge, knobs)
         self.rng = rng or random.Random()
-
-    def __deepcopy__(self, memo: dict) -> Tutor:
-        """One shared tutor: copying it would copy the catalog, and its store is per thread anyway.
-
-        (Slack's bolt deep-copies a request's context for each lazy listener.)
-        """
-        return self
 
     # -- asking ---------------------------------------------------------------------------
 
@@ -169,24 +160,17 @@ class Tutor:
         found = (self.catalog.knowledge.get(e) for e in question.entries)
         return tuple(e for e in found if e is not None)
 
-    # -- standings ------------------------------------------------------------------------
-
-    def leaderboard(
-        self, *, team: str, period: str = "all", now: dt.datetime, channel: str | None = None,
-        limit: int = 10,
-    ) -> list[Standing]:  # fmt: skip
-        days = PERIODS.get(period)
-        since = now - dt.timedelta(days=days) if days else None
-        return self.store.leaderboard(team=team, since=since, channel=channel, limit=limit)
+    # -- progress -------------------------------------------------------------------------
 
     def stats(self, *, team: str, user: str, now: dt.datetime) -> Stats:
+        """A learner's totals, streak of days (see `bot.standings`), weakest topics, reviews due."""
         answered, correct = self.store.totals(team=team, user=user)
-        days = self.store.answer_days(team=team, user=user)
+        streak = Standings(self.store).learner_streak(team=team, user=user, now=now)
         weakest = [
             t for t in self.store.topic_scores(team=team, user=user) if t.correct < t.answered
         ]
         due = len(self._reviews_due(team=team, user=user, now=now))
-        return Stats(answered, correct, day_streak(days, now.date()), tuple(weakest[:3]), due)
+        return Stats(answered, correct, streak, tuple(weakest[:3]), due)
 
 
 def belongs(post: Post, *, team: str, user: str, channel: str | None) -> bool:
@@ -196,17 +180,3 @@ def belongs(post: Post, *, team: str, user: str, channel: str | None) -> bool:
     if post.kind == "daily":
         return channel == post.channel
     return post.user == user
-
-
-def day_streak(days_newest_first: list[str], today: dt.date) -> int:
-    """Consecutive days with an answer, ending today or yesterday (today may still come)."""
-    streak, expected = 0, today
-    for text in days_newest_first:
-        day = dt.date.fromisoformat(text)
-        if streak == 0 and day == today - dt.timedelta(days=1):
-            expected = day
-        if day != expected:
-            break
-        streak += 1
-        expected = day - dt.timedelta(days=1)
-    return streak

@@ -6,20 +6,17 @@ import datetime as dt
 
 import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
-from slack_bolt import BoltContext, BoltRequest
+from slack_bolt import BoltRequest
 from slack_sdk.models.blocks import Block
 
 from bot import replies
 from bot.config import Settings
+from bot.slack import handlers
 from bot.slack.app import create_app
-from bot.slack.daily import (
-    DisplayNames,
-    SlackPoster,
-    daily_reply,
-    question_message,
-    sync_jobs,
-    wants_daily,
-)
+from bot.slack.blocks import question_message
+from bot.slack.handlers import Services, converse
+from bot.slack.poster import DisplayNames, SlackPoster
+from bot.slack.scheduler import sync_jobs
 from tests.daily_stub import TEAM, berlin, make_daily, utc
 from tests.slack_stub import SIGNING_SECRET, STUDENT, SlackRequests, sign
 
@@ -104,50 +101,44 @@ def test_reveal_updates_the_post_and_answers_in_its_thread(tmp_path, stub, clien
     assert "a) 1 (33%)" in thread.body["text"] and "b) 2 (67%)" in thread.body["text"]
 
 
+def services(daily, users: dict | None = None, admins=(), now=TUESDAY_9) -> Services:
+    """What the Slack listeners share, over the stand-in for users.info."""
+    return Services(daily.tutor, lambda: now, DisplayNames(FakeUsers(users or {})), admins)
+
+
 def test_admin_can_schedule_and_others_are_refused(tmp_path):
     """TUTOR_ADMINS and workspace admins may schedule; anyone else gets a polite refusal."""
     daily = make_daily(tmp_path)
-    names = DisplayNames(FakeUsers({"UOWNER": {"is_owner": True}, "UJOE": {"name": "joe"}}))
-    where = {"team": TEAM, "channel": "C9", "now": TUESDAY_9}
-    said, public = daily_reply(
-        "schedule 9:00 Europe/Berlin weekdays", daily, names, user="UJOE", admins=(), **where
-    )
-    assert said.text == replies.NOT_ADMIN and not public
+    shared = services(daily, {"UOWNER": {"is_owner": True}, "UJOE": {"name": "joe"}}, ("UADM",))
+    where = {"team": TEAM, "channel": "C9"}
+    said = converse("schedule 9:00 Europe/Berlin weekdays", shared, user="UJOE", **where)
+    assert said.message.text == replies.NOT_ALLOWED and not said.shared
     assert daily.schedules() == []
-    said, public = daily_reply(
-        "schedule 9:00 Europe/Berlin weekdays", daily, names, user="UOWNER", admins=(), **where
-    )
-    assert public and daily.schedule(team=TEAM, channel="C9").at == "09:00"
-    said, _ = daily_reply("schedule daily", daily, names, user="UADM", admins=("UADM",), **where)
-    assert "time zone" in said.text or "time of day" in said.text
-    said, _ = daily_reply("schedule", daily, names, user="UJOE", admins=(), **where)
-    assert "Europe/Berlin" in said.text
-    said, public = daily_reply("schedule off", daily, names, user="UADM", admins=("UADM",), **where)
-    assert public and daily.schedules() == []
+    said = converse("schedule 9:00 Europe/Berlin weekdays", shared, user="UOWNER", **where)
+    assert said.shared and daily.schedule(team=TEAM, channel="C9").at == "09:00"
+    said = converse("schedule 9:00 Berlin", shared, user="UADM", **where)
+    assert "time zone" in said.message.text and not said.shared
+    said = converse("schedule", shared, user="UJOE", **where)
+    assert "Europe/Berlin" in said.message.text
+    said = converse("schedule off", shared, user="UADM", **where)
+    assert said.shared and daily.schedules() == []
 
 
-def test_team_leaderboard_uses_display_names_not_mentions(tmp_path, client):
-    """`/tutor leaderboard` in a scheduled channel names people without pinging them."""
+def test_channel_board_names_people_as_mentions_in_a_private_reply(tmp_path, client):
+    """`/tutor leaderboard` in a channel: that channel's board, privately, with no users.info."""
     daily = make_daily(tmp_path)
     berlin(daily)
     report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
     post_id = report.outcomes[0].post_id
     daily.tutor.answer(
-        post_id=post_id,
-        user="U0ANA",
-        choice="B",
-        now=utc(2026, 12, 1, 9),
-        team=TEAM,
+        post_id=post_id, user="U0ANA", choice="B", now=utc(2026, 12, 1, 9), team=TEAM,
         channel="C123",
-    )
-    users = FakeUsers({"U0ANA": {"profile": {"display_name": "Ana <3"}}})
-    said, public = daily_reply(
-        "leaderboard", daily, DisplayNames(users), team=TEAM, channel="C123", user="U0ANA",
-        admins=(), now=utc(2026, 12, 1, 10),
     )  # fmt: skip
-    text = said.text + str(said.blocks)
-    assert "Ana &lt;3" in text and "<@" not in text and "U0ANA" not in text
-    assert not public
+    shared = services(daily, {"U0ANA": {"profile": {"display_name": "Ana <3"}}})
+    said = converse("leaderboard", shared, team=TEAM, channel="C123", user="U0ANA")
+    text = str(said.message.blocks)
+    assert "<@U0ANA>" in text and "streak 1" in text and not said.shared
+    assert shared.names.client.asked == []  # no Web API call before the ack
 
 
 def test_teams_leaderboard_links_channels_without_pinging(tmp_path, client):
@@ -156,27 +147,20 @@ def test_teams_leaderboard_links_channels_without_pinging(tmp_path, client):
     berlin(daily, "C123")
     berlin(daily, "C456")
     daily.run_pass(SlackPoster(client), now=TUESDAY_9)
-    said, _ = daily_reply(
-        "leaderboard teams", daily, DisplayNames(FakeUsers({})), team=TEAM, channel="C1",
-        user="U1", admins=(), now=utc(2026, 12, 1, 10),
-    )  # fmt: skip
-    assert "<#C123>" in str(said.blocks) and "<#C456>" in str(said.blocks)
-    assert "<@" not in str(said.blocks) and "<!" not in str(said.blocks)
+    said = converse("leaderboard teams", services(daily), team=TEAM, channel="C1", user="U1")
+    assert "<#C123>" in str(said.message.blocks) and "<#C456>" in str(said.message.blocks)
+    assert "<@" not in str(said.message.blocks) and "<!" not in str(said.message.blocks)
 
 
-def test_only_daily_commands_are_taken_from_the_ack(tmp_path):
-    """schedule and in-channel leaderboards go to the daily handler; questions do not."""
-    daily = make_daily(tmp_path)
-    berlin(daily)
-    context = BoltContext({"team_id": TEAM, "daily": daily})
+def test_only_commands_that_ask_for_an_admin_wait_for_the_lazy_listener():
+    """schedule changes and gaps go after the ack (users.info); everything else in the ack."""
 
-    def wants(text: str, channel: str = "C123") -> bool:
-        return wants_daily({"text": text, "channel_id": channel}, context)
+    def lazy(text: str) -> bool:
+        return handlers.needs_admin({"text": text, "channel_id": "C123"})
 
-    assert wants("schedule") and wants("schedule off", "C999")
-    assert wants("leaderboard") and not wants("leaderboard", "C999")
-    assert wants("leaderboard teams", "C999")
-    assert not wants("what is automl") and not wants("quiz")
+    assert lazy("schedule off") and lazy("schedule 09:00 UTC") and lazy("gaps")
+    assert not lazy("schedule") and not lazy("leaderboard") and not lazy("leaderboard teams")
+    assert not lazy("what is automl") and not lazy("quiz") and not lazy("schedule a job nightly")
 
 
 def test_monday_recap_message_is_valid(tmp_path, client):
@@ -186,13 +170,9 @@ def test_monday_recap_message_is_valid(tmp_path, client):
     poster = SlackPoster(client, DisplayNames(FakeUsers({"U1": {"real_name": "Una"}})))
     first = daily.run_pass(poster, now=utc(2026, 12, 4, 8, 0)).outcomes[0]
     daily.tutor.answer(
-        post_id=first.post_id,
-        user="U1",
-        choice="B",
-        now=utc(2026, 12, 4, 9),
-        team=TEAM,
+        post_id=first.post_id, user="U1", choice="B", now=utc(2026, 12, 4, 9), team=TEAM,
         channel="C123",
-    )
+    )  # fmt: skip
     monday = daily.run_pass(poster, now=utc(2026, 12, 7, 8, 0)).outcomes[0]
     post = daily.tutor.store.post(monday.post_id)
     question = daily.tutor.catalog.questions.get(post.question_id)

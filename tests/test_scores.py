@@ -8,6 +8,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from bot.standings import Standings
 from bot.store import Store, migrations
 
 
@@ -65,7 +66,7 @@ def test_leaderboard_ranks_by_points_then_accuracy_then_user(store, now):
         answer(store, post_id, "Uann", ok, now)
     answer(store, posts[0], "Uzed", True, now)
     answer(store, posts[0], "Ucat", True, now)
-    board = store.leaderboard(team="T1")
+    board = Standings(store).board(team="T1", period="all", now=now).standings
     assert [(s.rank, s.user, s.points, s.answered) for s in board] == [
         (1, "Uann", 2, 2),
         (2, "Ubob", 2, 3),
@@ -75,15 +76,18 @@ def test_leaderboard_ranks_by_points_then_accuracy_then_user(store, now):
 
 
 def test_leaderboard_period_and_channel_filters(store, now):
-    """Old answers drop out of a weekly board; another channel's answers stay out."""
+    """Last week's answers drop out of this week's board; another channel's answers stay out."""
     old = now - dt.timedelta(days=10)
     answer(store, add_post(store, old), "U1", True, old)
     answer(store, add_post(store, now, channel="C2"), "U2", True, now)
-    assert [s.user for s in store.leaderboard(team="T1", since=now - dt.timedelta(days=7))] == [
-        "U2"
-    ]
-    assert [s.user for s in store.leaderboard(team="T1", channel="C1")] == ["U1"]
-    assert store.leaderboard(team="T2") == []
+    standings = Standings(store)
+
+    def users(**where) -> list[str]:
+        return [s.user for s in standings.board(team="T1", now=now, **where).standings]
+
+    assert users(period="week") == ["U2"]
+    assert users(period="all", channel="C1") == ["U1"]
+    assert standings.board(team="T2", period="all", now=now).standings == []
 
 
 def test_concurrent_answers_from_many_threads_are_all_kept(store, now):
@@ -92,7 +96,7 @@ def test_concurrent_answers_from_many_threads_are_all_kept(store, now):
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda i: answer(store, post_id, f"U{i}", True, now), range(50)))
     assert all(results)
-    assert len(store.leaderboard(team="T1", limit=100)) == 50
+    assert len(Standings(store).board(team="T1", now=now, limit=100).standings) == 50
 
 
 def test_reopening_the_file_keeps_data_and_schema(tmp_path, now):

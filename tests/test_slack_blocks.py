@@ -12,6 +12,7 @@ from slack_sdk.models.views import View
 from bot.matching import Lookup, Match
 from bot.slack import blocks
 from bot.slack.text import BIDI_CONTROLS
+from bot.standings import Board, Ranked
 from bot.store import Standing
 from bot.tutor import Graded, Stats
 
@@ -192,10 +193,14 @@ def test_long_lines_are_split_into_sections_within_limits():
     assert all(len(block["text"]["text"]) <= blocks.SECTION_TEXT for block in shown)
 
 
+def workspace(standings: list[Standing], period) -> Board:
+    return Board("T1", None, period, tuple(Ranked(s) for s in standings))
+
+
 def test_leaderboard_mentions_people_but_escapes_odd_names():
     """Standings show <@U…> for Slack users and escaped text for anything else."""
     standings = [Standing(1, "U0STUDENT1", 3, 4, 3), Standing(2, "<!channel>", 1, 1, 1)]
-    message = blocks.leaderboard(standings, "week")
+    message = blocks.board(workspace(standings, "week"))
     text = everything(message)
     valid(message)
     assert "<@U0STUDENT1>" in text and "<!channel>" not in text and "this week" in text
@@ -204,7 +209,7 @@ def test_leaderboard_mentions_people_but_escapes_odd_names():
 def test_leaderboard_shows_odd_names_neutral():
     """A name that is not a user id cannot bold itself or reverse the line, in blocks or text."""
     standings = [Standing(1, "\u202e*boss*", 3, 4, 3)]
-    message = blocks.leaderboard(standings, "all")
+    message = blocks.board(workspace(standings, "all"))
     text = everything(message)
     valid(message)
     assert "*boss*" not in text and "\u2217boss\u2217" in text
@@ -221,7 +226,7 @@ def test_help_and_stats_are_valid():
 def test_home_view_is_a_valid_home_view(rows):
     """The App Home view passes slack_sdk's View validation (type home, 1-100 blocks)."""
     standings = [Standing(i + 1, f"U{i:09d}", 10 - i, 10, 10 - i) for i in range(rows)]
-    view = blocks.home(Stats(10, 7, 3, ()), standings)
+    view = blocks.home(Stats(10, 7, 3, ()), workspace(standings, "week"))
     assert View(**view).to_dict()["type"] == "home"
     assert len(view["blocks"]) <= 100
     assert all(b is not None for b in Block.parse_all(view["blocks"]))

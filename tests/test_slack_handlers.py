@@ -8,11 +8,14 @@ import logging
 
 import pytest
 from slack_bolt import BoltContext, BoltResponse, Say
+from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookResponse
 
 from bot import replies
 from bot.slack import blocks, handlers
+from bot.slack.handlers import Services
 from bot.slack.middleware import guarded
+from bot.slack.poster import DisplayNames
 from tests.slack_stub import (
     CHANNEL,
     DM,
@@ -48,24 +51,31 @@ def clock_at(now):
     return lambda: now
 
 
-def click(button, body, respond, client, context, tutor, now):
+@pytest.fixture
+def services(tutor, now):
+    """What the listeners share; users.info goes to a loopback port nobody listens on."""
+    names = DisplayNames(WebClient(token="xoxb-test", base_url="http://127.0.0.1:9/"))
+    return Services(tutor, clock_at(now), names)
+
+
+def click(button, body, respond, client, context, services):
     """A button click as bolt runs it: the ack listener, then (after the ack) the lazy one."""
     ack = Recorder()
-    handlers.answer_click(ack, button, body, context, tutor, clock_at(now))
+    handlers.answer_click(ack, button, body, context, services)
     assert len(ack.calls) == 1
-    handlers.click_feedback(body, respond, client, context, tutor, clock_at(now))
+    handlers.click_feedback(body, respond, client, context, services)
 
 
-def slash(ack, context, tutor, now, text):
+def slash(ack, context, services, text):
     command = {"text": text, "user_id": STUDENT, "channel_id": CHANNEL, "team_id": TEAM}
-    handlers.slash_command(ack, command, context, tutor, clock_at(now))
+    handlers.slash_command(ack, command, context, services)
     return ack.last
 
 
-def test_slash_question_answers_in_the_ack_body(context, tutor, now):
+def test_slash_question_answers_in_the_ack_body(context, services, tutor, now):
     """/tutor <question> acks once, privately, with the answer and a quiz button."""
     ack = Recorder()
-    reply = slash(ack, context, tutor, now, "which service for no-code training")
+    reply = slash(ack, context, services, "which service for no-code training")
     assert len(ack.calls) == 1 and reply["response_type"] == "ephemeral"
     assert reply["text"].startswith("AutoML on Vertex AI")
     assert any(b["type"] == "actions" for b in reply["blocks"])
@@ -79,30 +89,30 @@ def test_slash_question_answers_in_the_ack_body(context, tutor, now):
         ("ask", "I'm Study Tutor"),
         ("", "I'm Study Tutor"),
         ("stats", replies.NO_ANSWERS_YET),
-        ("leaderboard week", replies.NO_ANSWERS_YET),
+        ("leaderboard week", replies.NO_ANSWERS_HERE),
         ("b", replies.NO_PENDING),
     ],
 )
-def test_slash_subcommands(context, tutor, now, text, expected):
+def test_slash_subcommands(context, services, text, expected):
     """Each /tutor subcommand gets its reply; empty and bare `ask` get help."""
-    assert expected in slash(Recorder(), context, tutor, now, text)["text"]
+    assert expected in slash(Recorder(), context, services, text)["text"]
 
 
-def test_slash_ask_prefix_is_a_question(context, tutor, now):
+def test_slash_ask_prefix_is_a_question(context, services, tutor, now):
     """/tutor ask <question> is the same as /tutor <question>."""
-    assert slash(Recorder(), context, tutor, now, "ask which service for no-code training")[
+    assert slash(Recorder(), context, services, "ask which service for no-code training")[
         "text"
     ].startswith("AutoML")
 
 
-def test_slash_quiz_then_click_records_one_answer(stub, client, context, tutor, now):
+def test_slash_quiz_then_click_records_one_answer(stub, client, context, services, tutor, now):
     """/tutor quiz gives buttons; the first click is recorded, a second gets "already answered"."""
-    question_blocks = slash(Recorder(), context, tutor, now, "quiz")["blocks"]
+    question_blocks = slash(Recorder(), context, services, "quiz")["blocks"]
     buttons = question_blocks[-1]["elements"]
     respond = Recorder()
     body = {"user": {"id": STUDENT}, "channel": {"id": CHANNEL}}
     for button in (buttons[0], buttons[1]):
-        click(button, body, respond, client, context, tutor, now)
+        click(button, body, respond, client, context, services)
     post_id = int(buttons[0]["value"].split(":")[0])
     (home,) = stub.called("views.publish")  # only the recorded answer refreshes App Home
     assert home.body["user_id"] == STUDENT and "Answered 1" in json.dumps(home.body["view"])
@@ -115,53 +125,53 @@ def test_slash_quiz_then_click_records_one_answer(stub, client, context, tutor, 
     )
 
 
-def test_click_on_unknown_post_says_so(stub, client, context, tutor, now):
+def test_click_on_unknown_post_says_so(stub, client, context, services, tutor, now):
     """A click on a post the store does not know gets a polite "no longer available"."""
     respond = Recorder()
     body = {"user": {"id": STUDENT}}
-    click({"value": "999:A"}, body, respond, client, context, tutor, now)
+    click({"value": "999:A"}, body, respond, client, context, services)
     assert respond.last["text"] == replies.UNKNOWN_POST
     assert stub.called("views.publish") == []
 
 
-def test_home_refresh_failure_does_not_spoil_the_feedback(stub, client, context, tutor, now):
+def test_home_refresh_failure_does_not_spoil_the_feedback(
+    stub, client, context, services, tutor, now
+):
     """If App Home cannot be published, the clicker still gets feedback and nothing is raised."""
     stub.fail("views.publish", error="not_enabled")
     asked = tutor.quiz(team=TEAM, user=STUDENT, now=now)
     respond = Recorder()
     button = {"value": f"{asked.post.id}:{asked.question.answer}"}
-    click(button, {"user": {"id": STUDENT}}, respond, client, context, tutor, now)
+    click(button, {"user": {"id": STUDENT}}, respond, client, context, services)
     assert respond.last["text"].startswith("Correct!")
     assert len(stub.called("views.publish")) == 1
 
 
-def test_show_entry_and_quiz_on_entry(context, tutor, now):
+def test_show_entry_and_quiz_on_entry(context, services, tutor, now):
     """A did-you-mean click shows the entry; "quiz me on this" asks a question about it."""
     respond = Recorder()
-    handlers.show_entry({"value": "oom-batch-size"}, respond, tutor)
+    handlers.show_entry({"value": "oom-batch-size"}, respond, services)
     assert respond.last["text"].startswith("Reduce the batch size")
     body = {"user": {"id": STUDENT}, "channel": {"id": CHANNEL}}
-    handlers.quiz_on_entry(
-        {"value": "oom-batch-size"}, body, context, respond, tutor, clock_at(now)
-    )
+    handlers.quiz_on_entry({"value": "oom-batch-size"}, body, context, respond, services)
     assert "GPU out-of-memory" in respond.last["text"]
 
 
-def test_mention_answers_in_thread_and_quiz_privately(stub, client, context, tutor, now):
+def test_mention_answers_in_thread_and_quiz_privately(stub, client, context, services, tutor, now):
     """A mention is answered in its thread; a quiz asked by mention is ephemeral to the asker."""
     say = Recorder()
     event = mention_event("which service for no-code training", thread_ts="1773470000.000100")
-    handlers.mention(event, say, client, context, tutor, clock_at(now))
+    handlers.mention(event, say, client, context, services)
     assert say.last["thread_ts"] == "1773470000.000100" and "AutoML" in say.last["text"]
-    handlers.mention(mention_event("quiz"), say, client, context, tutor, clock_at(now))
+    handlers.mention(mention_event("quiz"), say, client, context, services)
     (posted,) = stub.called("chat.postEphemeral")
     assert posted.body["user"] == STUDENT and posted.body["thread_ts"] == "1773470001.000300"
 
 
-def test_direct_message_and_its_filter(context, tutor, now):
+def test_direct_message_and_its_filter(context, services, tutor, now):
     """DMs are answered in the DM; edits, deletes, joins and bot posts do not pass the filter."""
     say = Recorder()
-    handlers.direct_message(dm_event("stats"), say, context, tutor, clock_at(now))
+    handlers.direct_message(dm_event("stats"), say, context, services)
     assert say.last["text"] == replies.NO_ANSWERS_YET
     assert handlers.is_direct_message(dm_event("hi"))
     for extra in ({"subtype": "message_changed"}, {"subtype": "channel_join"}, {"bot_id": "B1"}):
@@ -171,9 +181,9 @@ def test_direct_message_and_its_filter(context, tutor, now):
     )
 
 
-def test_home_opened_publishes_stats_and_leaderboard(stub, client, context, tutor, now):
+def test_home_opened_publishes_stats_and_leaderboard(stub, client, context, services, tutor, now):
     """Opening Home publishes one home view for that user; the Messages tab does not match."""
-    handlers.home_opened(home_event(), client, context, tutor, clock_at(now))
+    handlers.home_opened(home_event(), client, context, services)
     (call,) = stub.called("views.publish")
     assert call.body["user_id"] == STUDENT and call.body["view"]["type"] == "home"
     assert handlers.is_home_tab(home_event()) and not handlers.is_home_tab(home_event("messages"))
@@ -219,25 +229,27 @@ def test_guarded_lazy_listener_sends_failures_to_on_error(caplog):
 def test_guarded_keeps_the_names_bolt_injects():
     """bolt reads argument names from the signature: the wrapped names plus what on_error needs."""
     names = inspect.getfullargspec(guarded(handlers.mention)).args
-    assert names[:6] == ["event", "say", "client", "context", "tutor", "clock"]
+    assert names[:5] == ["event", "say", "client", "context", "services"]
     assert {"body", "logger", "respond"} <= set(names)
 
 
-def test_dm_reply_goes_to_the_dm(stub, client, context, tutor, now):
+def test_dm_reply_goes_to_the_dm(stub, client, context, services, tutor, now):
     """say() in a DM posts to the DM channel (through the stand-in)."""
     say = Say(client, channel=DM)
-    handlers.direct_message(dm_event("help"), say, context, tutor, clock_at(now))
+    handlers.direct_message(dm_event("help"), say, context, services)
     (call,) = stub.called("chat.postMessage")
     assert call.body["channel"] == DM
     assert len(call.body["blocks"][0]["text"]["text"]) <= blocks.SECTION_TEXT
 
 
-def test_a_forged_click_gets_a_calm_line_and_records_nothing(stub, client, context, tutor, now):
+def test_a_forged_click_gets_a_calm_line_and_records_nothing(
+    stub, client, context, services, tutor, now
+):
     """A button value naming another learner's post: no answer recorded, none shown, no Home."""
     asked = tutor.quiz(team=TEAM, user="U0SOMEONE1", now=now)
     respond = Recorder()
     button = {"value": f"{asked.post.id}:{asked.question.answer}"}
-    click(button, {"user": {"id": STUDENT}}, respond, client, context, tutor, now)
+    click(button, {"user": {"id": STUDENT}}, respond, client, context, services)
     assert respond.last["text"] == replies.NOT_YOURS
     assert "Answer:" not in json.dumps(respond.last["blocks"])
     assert tutor.store.totals(team=TEAM, user=STUDENT) == (0, 0)

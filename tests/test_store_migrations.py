@@ -15,6 +15,7 @@ from pathlib import Path
 import sqlite_utils
 
 from bot.schedule import Schedule
+from bot.standings import Standings
 from bot.store import DailyStore, Store, migrations
 
 BEFORE_SPLIT = Path(__file__).parent / "data" / "tutor-db-before-store-split.sql"
@@ -59,7 +60,8 @@ def test_an_old_files_rows_read_through_the_store(tmp_path):
     )  # fmt: skip
     assert store.answer_of(1, "U1") == "B"
     assert store.totals(team="T1", user="U1") == (1, 1)
-    assert [(s.user, s.points) for s in store.leaderboard(team="T1")] == [("U1", 1)]
+    board = Standings(store).board(team="T1", period="all", now=dt.datetime.now(dt.UTC))
+    assert [(s.user, s.points) for s in board.standings] == [("U1", 1)]
     assert store.first_delivery("Ev1", THEN) is False
     assert [(g["question"], g["times"]) for g in store.gaps()] == [("how do i shard a tpu pod?", 1)]
     daily = DailyStore(store)

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from bot.tutor import day_streak
+from bot.standings import Standings, day_streak
 
 
 def test_ask_answers_a_plain_question(tutor, now):
@@ -23,8 +23,8 @@ def test_quiz_then_right_answer_scores_a_point(tutor, now):
         post_id=asked.post.id, user="U1", choice=asked.question.answer, now=now, team="T1"
     )
     assert (graded.status, graded.correct) == ("recorded", True)
-    board = tutor.leaderboard(team="T1", now=now)
-    assert [(s.user, s.points) for s in board] == [("U1", 1)]
+    board = Standings(tutor.store).board(team="T1", now=now)
+    assert [(s.user, s.points) for s in board.standings] == [("U1", 1)]
 
 
 def test_wrong_answer_points_at_what_to_read(tutor, now):

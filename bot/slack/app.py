@@ -12,14 +12,14 @@ import datetime as dt
 
 from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.http_retry import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
 from bot.config import Settings
-from bot.slack import daily as daily_slack
 from bot.slack import handlers
 from bot.slack.blocks import ANSWER, QUIZ_ON_ENTRY, SHOW_ENTRY
-from bot.slack.handlers import Clock
+from bot.slack.client import web_client
+from bot.slack.handlers import Clock, Services
 from bot.slack.middleware import guarded, once_per_event, provide
+from bot.slack.poster import DisplayNames
 from bot.tutor import Tutor
 
 COMMAND = "/tutor"
@@ -27,19 +27,6 @@ COMMAND = "/tutor"
 
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-def web_client(settings: Settings, *, timeout: int = 30) -> WebClient:
-    """Slack's Web API at `settings.api_url`; 429s wait for Retry-After and try again."""
-    return WebClient(
-        token=settings.bot_token,
-        base_url=settings.api_url,
-        timeout=timeout,
-        retry_handlers=[
-            ConnectionErrorRetryHandler(),
-            RateLimitErrorRetryHandler(max_retry_count=2),
-        ],
-    )
 
 
 def create_app(
@@ -57,21 +44,20 @@ def create_app(
         token_verification_enabled=False,
         process_before_response=True,
     )
-    register(app, tutor, clock)
-    app.use(daily_slack.provide_daily(tutor, app.client, settings.admins))
+    register(app, Services(tutor, clock, DisplayNames(app.client), settings.admins))
     return app
 
 
-def register(app: App, tutor: Tutor, clock: Clock = utc_now) -> None:
-    """Every id the app answers to, mapped to its handler."""
-    app.use(provide(tutor, clock))
-    app.use(once_per_event(tutor.store, clock))
+def register(app: App, services: Services) -> None:
+    """Every id the app answers to, mapped to its handler: the whole wiring."""
+    app.use(provide(services))
+    app.use(once_per_event(services.tutor.store, services.clock))
     app.error(handlers.on_error)
 
-    # Daily commands call users.info, so they are answered after the ack; a matcher routes them,
-    # so other commands pay for no lazy listener (bolt deep-copies the request for each one).
-    app.command(COMMAND, matchers=[daily_slack.wants_daily])(
-        ack=handlers.ack_now, lazy=[guarded(daily_slack.slash_command)]
+    # A /tutor that may ask users.info (is this person an admin?) is answered after the ack; the
+    # matcher only parses the text, so other commands pay for no lazy listener.
+    app.command(COMMAND, matchers=[handlers.needs_admin])(
+        ack=handlers.ack_now, lazy=[guarded(handlers.slash_later)]
     )
     app.command(COMMAND)(handlers.slash_command)
 

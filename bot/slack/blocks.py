@@ -12,17 +12,30 @@ button values with the browser's developer tools, so grading happens on the serv
 
 from __future__ import annotations
 
-import dataclasses
+import datetime as dt
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from bot import replies
+from bot.conversation import (
+    Answered,
+    BoardShown,
+    DailyShown,
+    Grade,
+    HelpShown,
+    Put,
+    Result,
+    StatsShown,
+    TeamsShown,
+)
+from bot.daily import Recap
 from bot.knowledge import Entry
 from bot.matching import Lookup
 from bot.quiz import Question
 from bot.slack.text import clip, escape, mention, without_bidi
-from bot.store import Standing
+from bot.standings import Board, TeamsBoard
+from bot.store import Post
 from bot.tutor import Graded, Stats
 
 # Action ids. A family of buttons shares one regex, so one listener serves them all.
@@ -105,23 +118,29 @@ def feedback(graded: Graded) -> Message:
     return lines(replies.feedback_lines(graded), bold_first=True)
 
 
-def leaderboard(standings: list[Standing], period: str) -> Message:
-    """The leaderboard with people as mentions; only for private places (ephemeral, Home, DM)."""
-    tagged = [dataclasses.replace(s, user=_tag(s.rank)) for s in standings]
-    shown = replies.leaderboard_lines(tagged, period)
-    text = escape("\n".join(shown))
-    for s in standings:
-        text = text.replace(_tag(s.rank), mention(s.user))
+def board(shown: Board) -> Message:
+    """A board with people as mentions: for private places (ephemeral, Home, DM) only."""
+    tags = {s.user: _tag(s.rank) for s in shown.standings}
+    said = replies.board_lines(shown, lambda user: tags.get(user, user))
+    text = escape("\n".join(said))
+    for user, tag in tags.items():
+        text = text.replace(tag, mention(user))
     return Message(clip(text, FALLBACK_TEXT), _chunks(text.split("\n")))
+
+
+def teams(shown: TeamsBoard) -> Message:
+    """Channels ranked, as channel links (a link pings no one)."""
+    said = replies.teams_lines(list(shown.teams), shown.period, channel_ref)
+    return lines_message(said, [t.channel for t in shown.teams])
 
 
 def stats(numbers: Stats) -> Message:
     return lines(replies.stats_lines(numbers))
 
 
-def help_text() -> Message:
+def help_text(*, local: bool = False) -> Message:
     """The help, in a code block so its columns line up."""
-    text = escape(replies.HELP)
+    text = escape("\n".join(replies.help_lines(local=local)))
     return Message(text, [_section(f"```{text}```")])
 
 
@@ -131,17 +150,45 @@ def lines(said: Iterable[str], *, bold_first: bool = False) -> Message:
     return Message(_fallback(said), _sections(said, bold_first=bold_first))
 
 
-def home(numbers: Stats, standings: list[Standing], period: str = "all") -> dict:
-    """The App Home view: the learner's progress and the leaderboard."""
-    board = leaderboard(standings, period)
+def home(numbers: Stats, shown: Board) -> dict:
+    """The App Home view: the learner's progress and the workspace's board."""
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": replies.HOME_TITLE}},
         _section(f"*{escape(replies.YOUR_STATS)}*"),
         *stats(numbers).blocks,
         {"type": "divider"},
-        *board.blocks,
+        *board(shown).blocks,
     ]
     return {"type": "home", "blocks": blocks}
+
+
+def render(result: Result) -> Message:
+    """A conversation result as a Slack message; results without a layout of their own are
+    their lines (`bot.replies.render`), escaped."""
+    match result:
+        case Answered(lookup=lookup, knowledge=knowledge):
+            return answer(
+                lookup, knowledge.get, asked=result.asked, unsure=result.unsure,
+                quizzable=result.quizzable,
+            )  # fmt: skip
+        case Put(asked=asked):
+            heading = replies.REVIEW if asked.review else ""
+            return question(asked.post.id, asked.question, heading=heading)
+        case Grade(graded=graded, revealed=()) if graded is not None:
+            return feedback(graded)
+        case BoardShown(board=shown):
+            return board(shown)
+        case TeamsShown(board=shown):
+            return teams(shown)
+        case StatsShown(stats=numbers):
+            return stats(numbers)
+        case DailyShown(post=post, question=asked, mine=mine, total=total):
+            message = question(post.id, asked, heading=replies.DAILY_HEADING)
+            status = replies.daily_answered(mine, total) if mine else replies.choice_prompt(asked)
+            return Message(message.text, [*message.blocks, _context(escape(status))])
+        case HelpShown(local=local):
+            return help_text(local=local)
+    return lines(replies.render(result))
 
 
 # -- button values ----------------------------------------------------------------------------
@@ -204,3 +251,60 @@ def _fallback(said: list[str]) -> str:
 
 def _tag(rank: int) -> str:
     return f"\x00{rank}\x00"
+
+
+# -- channel posts: the daily question, its closing, channel links ----------------------------
+
+
+def channel_ref(channel: str) -> str:
+    """A placeholder for a channel link, swapped for `<#C…>` after escaping (pings no one)."""
+    return f"\x00{channel}\x00"
+
+
+def _with_channel_links(text: str, channels: Iterable[str]) -> str:
+    for channel in channels:
+        text = text.replace(channel_ref(channel), f"<#{channel}>")
+    return text
+
+
+def lines_message(said: list[str], channels: Iterable[str] = ()) -> Message:
+    """Escaped lines; channel placeholders become channel links, fallback text gets #ids."""
+    channels = list(channels)
+    message = lines(said)
+    text = message.text
+    for channel in channels:
+        text = text.replace(channel_ref(channel), f"#{channel}")
+    shown = [
+        {**b, "text": {**b["text"], "text": _with_channel_links(b["text"]["text"], channels)}}
+        for b in message.blocks
+    ]
+    return Message(text, shown)
+
+
+def question_message(
+    post: Post, asked: Question, recap: Recap | None, names: Callable[[str], str]
+) -> Message:
+    """The daily post: optional recap, the question with its buttons, and when it closes."""
+    message = question(post.id, asked, heading=replies.DAILY_HEADING)
+    extra: list[dict] = []
+    if post.closes_at:
+        unix = int(dt.datetime.fromisoformat(post.closes_at).timestamp())
+        fallback = replies.readable_time(post.closes_at)
+        when = f"<!date^{unix}^{{date_short_pretty}} at {{time}}|{fallback}>"
+        extra.append(_context(replies.open_until(when)))
+    if recap is None:
+        return Message(message.text, message.blocks + extra)
+    said = replies.recap_lines(recap, names, channel_ref)
+    before = lines_message(said, [t.channel for t in recap.teams])
+    return Message(message.text, [*before.blocks, {"type": "divider"}, *message.blocks, *extra])
+
+
+def closed_message(post: Post, asked: Question) -> Message:
+    """The daily post without its buttons, marked closed."""
+    message = question(post.id, asked, heading=replies.DAILY_HEADING)
+    kept = [b for b in message.blocks if b.get("type") != "actions"]
+    return Message(message.text, [*kept, _context(escape(replies.DAILY_CLOSED))])
+
+
+def _context(mrkdwn: str) -> dict:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": mrkdwn}]}

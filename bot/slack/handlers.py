@@ -1,8 +1,10 @@
 """Slack listeners: plain functions that bolt calls with the arguments they name.
 
-`tutor` and `clock` reach them through context (see `middleware.provide`). Each one reads the
-payload, asks the tutor, and replies. Slash commands are answered in the ack body (quick, local
-work); everything that calls Slack's Web API runs as a lazy listener, after the ack.
+They only translate: a payload becomes a command, a place and a time for the conversation core
+(`bot.conversation`), and its result becomes Block Kit (`bot.slack.blocks.render`). Slash
+commands are answered in the ack body (quick, local work); everything that calls Slack's Web API
+runs as a lazy listener, after the ack. What they share reaches them as `services` (see
+`middleware.provide`).
 """
 
 from __future__ import annotations
@@ -18,100 +20,110 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from bot import replies
-from bot.commands import parse
+from bot.conversation import Place, handle, is_shared, parse
 from bot.slack import blocks
 from bot.slack.blocks import Message
-from bot.tutor import PERIODS, Graded, Tutor
+from bot.slack.poster import DisplayNames
+from bot.standings import Standings
+from bot.tutor import Graded, Tutor
 
 Clock = Callable[[], dt.datetime]
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class Services:
+    """What every listener shares: the tutor, the clock, display names and the admin list.
+
+    bolt deep-copies a request's context for each lazy listener; one shared instance is what
+    listeners need (the catalog is large and the store is per thread anyway), so copying it
+    returns it.
+    """
+
+    tutor: Tutor
+    clock: Clock
+    names: DisplayNames
+    admins: tuple[str, ...] = ()
+
+    def __deepcopy__(self, memo: dict) -> Services:
+        return self
+
+    def is_admin(self, user: str) -> Callable[[], bool]:
+        """Asked only when a command needs it: TUTOR_ADMINS, else users.info."""
+        return lambda: self.names.is_admin(user, self.admins)
+
+
+@dataclass(frozen=True)
 class Reply:
-    """A message, and whether only the person who asked should see it."""
+    """A message, and whether it is fit for others to see (else only the person who asked)."""
 
     message: Message
-    private: bool = True
+    shared: bool = False
 
 
 def converse(
-    text: str, tutor: Tutor, *, team: str, user: str, channel: str, now: dt.datetime
+    text: str, services: Services, *, team: str, user: str, channel: str, private: bool = False
 ) -> Reply:
-    """One turn, from a line of learner text: the same commands in /tutor, mentions and DMs."""
-    command = parse(text)
-    where = {"team": team, "user": user}
-    if command.verb == "ask":
-        return Reply(answer(tutor, command.arg, user=user, now=now), private=False)
-    if command.verb == "quiz":
-        asked = tutor.quiz(**where, channel=channel, now=now)
-        heading = replies.REVIEW if asked.review else ""
-        return Reply(blocks.question(asked.post.id, asked.question, heading=heading))
-    if command.verb == "answer":
-        pending = tutor.pending(**where)
-        graded = pending and tutor.answer(
-            post_id=pending.post.id, user=user, choice=command.arg, now=now, team=team,
-            channel=channel,
-        )  # fmt: skip
-        said = blocks.feedback(graded) if graded else blocks.lines([replies.NO_PENDING])
-        return Reply(said)
-    if command.verb == "leaderboard":
-        period = command.arg.lower() if command.arg.lower() in PERIODS else "all"
-        standings = tutor.leaderboard(team=team, period=period, now=now)
-        return Reply(blocks.leaderboard(standings, period))
-    if command.verb == "stats":
-        return Reply(blocks.stats(tutor.stats(**where, now=now)))
-    return Reply(blocks.help_text())
-
-
-def answer(tutor: Tutor, question: str, *, user: str, now: dt.datetime) -> Message:
-    lookup = tutor.ask(question, asker=user, now=now)
-    best = lookup.best.entry.id if lookup.best else None
-    return blocks.answer(
-        lookup, tutor.entry, asked=question, unsure=tutor.unsure(lookup),
-        quizzable=bool(best and tutor.catalog.questions.about(best)),
-    )  # fmt: skip
+    """One turn from a line of text: the same core for /tutor, mentions and DMs."""
+    place = Place(team, user, channel, private, services.is_admin(user))
+    result = handle(services.tutor, parse(text), place, services.clock())
+    return Reply(blocks.render(result), is_shared(result))
 
 
 # -- /tutor -----------------------------------------------------------------------------------
 
 
-def slash_command(
-    ack: Ack, command: dict, context: BoltContext, tutor: Tutor, clock: Clock
-) -> None:
+def slash_command(ack: Ack, command: dict, context: BoltContext, services: Services) -> None:
     """/tutor …: answered in the ack body, privately (legal for quick answers, and the fastest)."""
-    reply = converse(
-        command.get("text", ""), tutor, team=_team(context), user=command["user_id"],
-        channel=command.get("channel_id", ""), now=clock(),
-    )  # fmt: skip
+    reply = _slash(command, context, services)
     ack(**reply.message.as_kwargs(), response_type="ephemeral")
+
+
+def needs_admin(command: dict) -> bool:
+    """For routing: a /tutor that asks users.info whether the person is an admin goes lazy."""
+    return parse(command.get("text", "")).needs_admin
+
+
+def slash_later(command: dict, context: BoltContext, respond: Respond, services: Services) -> None:
+    """/tutor schedule … and gaps, after the ack: the admin check may call users.info."""
+    reply = _slash(command, context, services)
+    kind = "in_channel" if reply.shared else "ephemeral"
+    respond(**reply.message.as_kwargs(), response_type=kind)
+
+
+def _slash(command: dict, context: BoltContext, services: Services) -> Reply:
+    channel = command.get("channel_id", "")
+    return converse(
+        command.get("text", ""), services, team=_team(context), user=command["user_id"],
+        channel=channel, private=channel.startswith("D"),
+    )  # fmt: skip
 
 
 # -- events (lazy) ----------------------------------------------------------------------------
 
 
 def mention(
-    event: dict, say: Say, client: WebClient, context: BoltContext, tutor: Tutor, clock: Clock
+    event: dict, say: Say, client: WebClient, context: BoltContext, services: Services
 ) -> None:
     """@Study Tutor in a channel: answers in the thread; quiz, stats and the rest privately."""
     thread = event.get("thread_ts") or event["ts"]
     user, channel = event["user"], event["channel"]
     reply = converse(
-        event.get("text", ""), tutor, team=_team(context), user=user, channel=channel, now=clock()
+        event.get("text", ""), services, team=_team(context), user=user, channel=channel
     )
-    if reply.private:
+    if reply.shared:
+        say(**reply.message.as_kwargs(), thread_ts=thread)
+    else:
         client.chat_postEphemeral(
             channel=channel, user=user, thread_ts=thread, **reply.message.as_kwargs()
         )
-    else:
-        say(**reply.message.as_kwargs(), thread_ts=thread)
 
 
-def direct_message(event: dict, say: Say, context: BoltContext, tutor: Tutor, clock: Clock) -> None:
+def direct_message(event: dict, say: Say, context: BoltContext, services: Services) -> None:
     """A DM to the bot: answered in the DM."""
     reply = converse(
-        event.get("text", ""), tutor, team=_team(context), user=event["user"],
-        channel=event["channel"], now=clock(),
+        event.get("text", ""), services, team=_team(context), user=event["user"],
+        channel=event["channel"], private=True,
     )  # fmt: skip
     say(**reply.message.as_kwargs())
 
@@ -123,20 +135,16 @@ def is_direct_message(event: dict) -> bool:
     )
 
 
-def home_opened(
-    event: dict, client: WebClient, context: BoltContext, tutor: Tutor, clock: Clock
-) -> None:
-    """App Home: the learner's stats and the leaderboard, fresh each time the tab opens."""
-    publish_home(client, tutor, team=_team(context), user=event["user"], now=clock())
+def home_opened(event: dict, client: WebClient, context: BoltContext, services: Services) -> None:
+    """App Home: the learner's stats and the workspace's board, fresh each time the tab opens."""
+    publish_home(client, services, team=_team(context), user=event["user"])
 
 
-def publish_home(
-    client: WebClient, tutor: Tutor, *, team: str, user: str, now: dt.datetime
-) -> None:
-    view = blocks.home(
-        tutor.stats(team=team, user=user, now=now), tutor.leaderboard(team=team, now=now)
-    )
-    client.views_publish(user_id=user, view=view)
+def publish_home(client: WebClient, services: Services, *, team: str, user: str) -> None:
+    now, tutor = services.clock(), services.tutor
+    stats = tutor.stats(team=team, user=user, now=now)
+    board = Standings(tutor.store).board(team=team, now=now)
+    client.views_publish(user_id=user, view=blocks.home(stats, board))
 
 
 def is_home_tab(event: dict) -> bool:
@@ -151,11 +159,11 @@ def ack_now(ack: Ack) -> None:
     ack()
 
 
-# -- buttons (lazy) ---------------------------------------------------------------------------
+# -- buttons ----------------------------------------------------------------------------------
 
 
 def answer_click(
-    ack: Ack, action: dict, body: dict, context: BoltContext, tutor: Tutor, clock: Clock
+    ack: Ack, action: dict, body: dict, context: BoltContext, services: Services
 ) -> None:
     """A quiz choice, graded and committed before the ack: acknowledged means saved.
 
@@ -164,18 +172,21 @@ def answer_click(
     not the clicker's, or that was posted in another channel or workspace, records nothing.
     """
     value = blocks.read_answer_value(action.get("value", ""))
-    graded = value and tutor.answer(
-        post_id=value[0], user=body["user"]["id"], choice=value[1], now=clock(),
-        team=_team(context), channel=_channel(body),
-    )  # fmt: skip
+    graded = value and services.tutor.answer(
+        post_id=value[0],
+        user=body["user"]["id"],
+        choice=value[1],
+        now=services.clock(),
+        team=_team(context),
+        channel=_channel(body),
+    )
     context["graded"] = graded or None
     ack()
 
 
 def click_feedback(
-    body: dict, respond: Respond, client: WebClient, context: BoltContext, tutor: Tutor,
-    clock: Clock,
-) -> None:  # fmt: skip
+    body: dict, respond: Respond, client: WebClient, context: BoltContext, services: Services
+) -> None:
     """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home."""
     graded: Graded | None = context.get("graded")
     user = body["user"]["id"]
@@ -184,17 +195,19 @@ def click_feedback(
     if sent.status_code != 200:
         log.warning(
             "Feedback on an answer click (%s) was not delivered: response_url answered %s",
-            (body.get("actions") or [{}])[0].get("value", ""), sent.status_code,
-        )  # fmt: skip
+            (body.get("actions") or [{}])[0].get("value", ""),
+            sent.status_code,
+        )
     if graded and graded.status == "recorded":
         try:
-            publish_home(client, tutor, team=_team(context), user=user, now=clock())
+            publish_home(client, services, team=_team(context), user=user)
         except SlackClientError as failure:  # Home may be off or not opened yet: feedback matters
             log.warning("Could not refresh App Home (%s)", type(failure).__name__)
 
 
-def show_entry(action: dict, respond: Respond, tutor: Tutor) -> None:
+def show_entry(action: dict, respond: Respond, services: Services) -> None:
     """A "did you mean" pick: show that entry."""
+    tutor = services.tutor
     found = tutor.entry(action.get("value", ""))
     if found is None:
         said = blocks.lines([replies.DONT_KNOW])
@@ -205,14 +218,16 @@ def show_entry(action: dict, respond: Respond, tutor: Tutor) -> None:
 
 
 def quiz_on_entry(
-    action: dict, body: dict, context: BoltContext, respond: Respond, tutor: Tutor, clock: Clock
+    action: dict, body: dict, context: BoltContext, respond: Respond, services: Services
 ) -> None:
     """ "Quiz me on this": a private question about the entry just shown."""
-    channel = (body.get("channel") or {}).get("id", "")
-    asked = tutor.quiz(
-        team=_team(context), user=body["user"]["id"], channel=channel, now=clock(),
+    asked = services.tutor.quiz(
+        team=_team(context),
+        user=body["user"]["id"],
+        channel=_channel(body),
+        now=services.clock(),
         entry_id=action.get("value") or None,
-    )  # fmt: skip
+    )
     said = blocks.question(asked.post.id, asked.question)
     respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
 
@@ -221,9 +236,13 @@ def quiz_on_entry(
 
 
 def on_error(
-    error: Exception, body: dict, logger: logging.Logger, respond: Respond | None,
-    say: Say | None, response: BoltResponse | None = None,
-) -> BoltResponse | None:  # fmt: skip
+    error: Exception,
+    body: dict,
+    logger: logging.Logger,
+    respond: Respond | None,
+    say: Say | None,
+    response: BoltResponse | None = None,
+) -> BoltResponse | None:
     """The one error handler: the traceback to the log, a short apology to the person.
 
     A slash command is still waiting for its ack, so it gets the apology as the ack body (200);

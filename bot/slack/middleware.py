@@ -1,4 +1,4 @@
-"""What runs around the handlers: the tutor in context, one delivery per event, lazy guards."""
+"""What runs around the handlers: services in context, one delivery per event, lazy guards."""
 
 from __future__ import annotations
 
@@ -7,22 +7,20 @@ from collections.abc import Callable
 
 from slack_bolt import BoltContext, BoltResponse
 
-from bot.slack.handlers import Clock, on_error
+from bot.slack.handlers import Clock, Services, on_error
 from bot.store import Store
-from bot.tutor import Tutor
 
 Next = Callable[[], BoltResponse]
 
 
-def provide(tutor: Tutor, clock: Clock) -> Callable[..., BoltResponse]:
-    """A middleware putting `tutor` and `clock` in context, where handlers ask for them by name."""
+def provide(services: Services) -> Callable[..., BoltResponse]:
+    """A middleware putting `services` in context, where handlers ask for it by name."""
 
-    def provide_tutor(context: BoltContext, next_: Next) -> BoltResponse:
-        context["tutor"] = tutor
-        context["clock"] = clock
+    def provide_services(context: BoltContext, next_: Next) -> BoltResponse:
+        context["services"] = services
         return next_()
 
-    return provide_tutor
+    return provide_services
 
 
 def once_per_event(store: Store, clock: Clock) -> Callable[..., BoltResponse]:

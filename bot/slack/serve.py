@@ -29,8 +29,9 @@ from bot.config import Settings
 from bot.daily import Daily
 from bot.errors import ConfigError
 from bot.slack import gate
-from bot.slack.app import create_app, utc_now, web_client
-from bot.slack.daily import start_scheduler
+from bot.slack.app import create_app, utc_now
+from bot.slack.client import web_client
+from bot.slack.scheduler import start_scheduler
 from bot.store import Store
 from bot.tutor import Tutor
 

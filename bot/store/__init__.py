@@ -1,14 +1,14 @@
 """The tutor's SQLite store, by domain.
 
 `db` opens the file and holds every migration; `answers`, `events` and `gaps` each add their
-reads and writes to `Store`; `daily` is the daily quick-check's ledger, schedules and standings,
-on the same connection.
+reads and writes to `Store`; `daily` is the daily quick-check's ledger and schedules, on the
+same connection. Boards are read by `bot.standings`.
 """
 
 from __future__ import annotations
 
 from bot.store.answers import Answers, Post, Standing, TopicScore
-from bot.store.daily import LEASE, Claim, DailyStore, TeamRow
+from bot.store.daily import LEASE, LOCAL_TEAM, Claim, DailyStore
 from bot.store.db import Database, migrations, stamp
 from bot.store.events import Events
 from bot.store.gaps import Gaps
@@ -17,18 +17,18 @@ from bot.store.gaps import Gaps
 class Store(Answers, Events, Gaps, Database):
     """All reads and writes of the tutor's SQLite file.
 
-    The daily quick-check's (schedules, ledger, reveals, standings) are DailyStore's.
+    The daily quick-check's (schedules, ledger, reveals) are DailyStore's.
     """
 
 
 __all__ = [
     "LEASE",
+    "LOCAL_TEAM",
     "Claim",
     "DailyStore",
     "Post",
     "Standing",
     "Store",
-    "TeamRow",
     "TopicScore",
     "migrations",
     "stamp",

@@ -157,28 +157,6 @@ class Answers:
 
     # -- leaderboards and stats -----------------------------------------------------------
 
-    def leaderboard(
-        self, *, team: str, since: dt.datetime | None = None, channel: str | None = None,
-        limit: int = 10,
-    ) -> list[Standing]:  # fmt: skip
-        """Learners ranked by points, then accuracy, then id (so ties are stable)."""
-        where, values = ["team = ?"], [team]
-        if since is not None:
-            where.append("answered_at >= ?")
-            values.append(stamp(since))
-        if channel is not None:
-            where.append("channel = ?")
-            values.append(channel)
-        sql = f"""
-            select user, sum(correct) as points, count(*) as answered, sum(correct) as correct
-            from answers where {" and ".join(where)}
-            group by user
-            order by points desc, 1.0 * sum(correct) / count(*) desc, user
-            limit ?
-        """
-        rows = self.db.execute(sql, [*values, limit]).fetchall()
-        return [Standing(i, u, p, a, c) for i, (u, p, a, c) in enumerate(rows, start=1)]
-
     def totals(self, *, team: str, user: str) -> tuple[int, int]:
         """(answered, correct) for one learner."""
         row = self.db.execute(
@@ -186,14 +164,6 @@ class Answers:
             [team, user],
         ).fetchone()
         return int(row[0]), int(row[1])
-
-    def answer_days(self, *, team: str, user: str) -> list[str]:
-        """The UTC dates on which a learner answered, newest first."""
-        sql = """
-            select distinct substr(answered_at, 1, 10) as day from answers
-            where team = ? and user = ? order by day desc
-        """
-        return [row[0] for row in self.db.execute(sql, [team, user]).fetchall()]
 
     def topic_scores(self, *, team: str, user: str) -> list[TopicScore]:
         """Per-topic results for one learner, weakest first."""

@@ -1,4 +1,4 @@
-"""The daily quick-check's reads and writes: schedules, the posting ledger, reveals, standings.
+"""The daily quick-check's reads and writes: schedules, the posting ledger and reveals.
 
 It shares the Store's per-thread connection and file. Every "only once" is a single statement
 whose row count says who won: a claim is an INSERT OR IGNORE against the unique ledger index, a
@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.schedule import Schedule
-from bot.store.answers import Post, Standing
+from bot.store.answers import Post
 from bot.store.db import stamp
+
+LOCAL_TEAM = "local"  # the local chat's workspace (`tutor chat`); never a Slack team id
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -33,19 +35,8 @@ class Claim:
     stale: bool = False
 
 
-@dataclass(frozen=True)
-class TeamRow:
-    """A channel's daily results over a period (before ranking)."""
-
-    channel: str
-    posts: int
-    members: int
-    answered: int
-    correct: int
-
-
 class DailyStore:
-    """Schedules, the ledger and daily standings in the tutor's SQLite file."""
+    """Schedules, the ledger and reveals in the tutor's SQLite file (boards: bot.standings)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -164,15 +155,6 @@ class DailyStore:
         """
         self.db.execute(sql, [stamp(now), team, channel, local_date.isoformat(), stamp(now)])
 
-    def daily_posts(self, *, team: str, channel: str) -> list[Post]:
-        """The channel's posted daily questions, newest first."""
-        sql = """
-            select id from posts where kind = 'daily' and team = ? and channel = ?
-              and ts is not null order by posted_at desc, id desc
-        """
-        ids = [row[0] for row in self.db.execute(sql, [team, channel]).fetchall()]
-        return [p for p in map(self.store.post, ids) if p is not None]
-
     def daily_question_ids(self, *, team: str, channel: str) -> list[str]:
         sql = "select question_id from posts where kind = 'daily' and team = ? and channel = ?"
         return [row[0] for row in self.db.execute(sql, [team, channel]).fetchall()]
@@ -187,8 +169,6 @@ class DailyStore:
         Without a team, every workspace's but the local chat's (the terminal reveals those).
         """
         # Imported here, not at the top: bot.tutor imports the store.
-        from bot.tutor import LOCAL_TEAM
-
         where = ["kind = 'daily'", "ts is not null", "revealed_at is null", "closes_at <= ?"]
         values = [stamp(now)]
         where.append("team = ?" if team is not None else "team != ?")
@@ -219,82 +199,6 @@ class DailyStore:
     def choice_counts(self, post_id: int) -> dict[str, int]:
         sql = "select choice, count(*) from answers where post_id = ? group by choice"
         return {c: int(n) for c, n in self.db.execute(sql, [post_id]).fetchall()}
-
-    # -- standings ------------------------------------------------------------------------
-
-    def standings(
-        self, *, team: str, channel: str | None = None, since: dt.datetime | None = None,
-        until: dt.datetime | None = None, limit: int = 10,
-    ) -> list[Standing]:  # fmt: skip
-        """Learners ranked by points on daily questions, then accuracy, then id."""
-        where, values = self._daily_filter(team, channel, since, until)
-        sql = f"""
-            select a.user, sum(a.correct), count(*), sum(a.correct)
-            from answers a join posts p on p.id = a.post_id
-            where {where}
-            group by a.user
-            order by 2 desc, 1.0 * sum(a.correct) / count(*) desc, a.user
-            limit ?
-        """
-        rows = self.db.execute(sql, [*values, limit]).fetchall()
-        return [Standing(i, u, p, n, c) for i, (u, p, n, c) in enumerate(rows, start=1)]
-
-    def team_rows(
-        self, *, team: str, since: dt.datetime | None = None, until: dt.datetime | None = None
-    ) -> list[TeamRow]:
-        """Per channel: questions posted, members, answers and correct answers in the period.
-
-        Members are everyone who ever answered a daily question there (up to `until`), so a
-        member who stops answering lowers the team's participation.
-        """
-        where, values = self._daily_filter(team, None, since, until)
-        before, before_values = self._daily_filter(team, None, None, until)
-        sql = f"""
-            with period as (
-              select p.channel, count(distinct p.id) as posts, count(a.id) as answered,
-                     coalesce(sum(a.correct), 0) as correct
-              from posts p left join answers a on a.post_id = p.id
-              where {where} group by p.channel
-            ), members as (
-              select p.channel, count(distinct a.user) as members
-              from answers a join posts p on p.id = a.post_id
-              where {before} group by p.channel
-            )
-            select period.channel, posts, coalesce(members.members, 0), answered, correct
-            from period left join members on members.channel = period.channel
-        """
-        rows = self.db.execute(sql, [*values, *before_values]).fetchall()
-        return [TeamRow(*row) for row in rows]
-
-    def answered_posts(self, *, team: str, channel: str, users: list[str]) -> dict[str, set[int]]:
-        """For each user, the ids of the channel's daily posts they answered."""
-        found: dict[str, set[int]] = {user: set() for user in users}
-        if not users:
-            return found
-        marks = ", ".join("?" for _ in users)
-        sql = f"""
-            select a.user, a.post_id from answers a join posts p on p.id = a.post_id
-            where p.kind = 'daily' and p.team = ? and p.channel = ? and a.user in ({marks})
-        """
-        for user, post_id in self.db.execute(sql, [team, channel, *users]).fetchall():
-            found[user].add(post_id)
-        return found
-
-    @staticmethod
-    def _daily_filter(
-        team: str, channel: str | None, since: dt.datetime | None, until: dt.datetime | None
-    ) -> tuple[str, list]:
-        where, values = ["p.kind = 'daily'", "p.ts is not null", "p.team = ?"], [team]
-        if channel is not None:
-            where.append("p.channel = ?")
-            values.append(channel)
-        if since is not None:
-            where.append("p.posted_at >= ?")
-            values.append(stamp(since))
-        if until is not None:
-            where.append("p.posted_at < ?")
-            values.append(stamp(until))
-        return " and ".join(where), values
 
 
 def _schedule(row: dict) -> Schedule:

@@ -1,10 +1,11 @@
-"""Daily standings: points inside the window, streaks, team rankings, recaps."""
+"""Boards, periods and streaks (bot.standings): points in the period, streaks, team rankings, recaps."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from bot.daily import Daily, period_start
+from bot.daily import Daily
+from bot.standings import Standings, period_start
 from tests.daily_stub import TEAM, RecordingPoster, berlin, make_daily, utc
 
 
@@ -47,7 +48,10 @@ def test_a_weekend_does_not_break_a_weekdays_streak(tmp_path):
     for day in (3, 4, 7):
         answer(daily, posts[day], "U1")
     now = utc(2026, 12, 7, 12, 0)
-    assert daily.streak(team=TEAM, channel="C123", user="U1", now=now) == 3
+    assert (
+        Standings(daily.tutor.store).channel_streak(team=TEAM, channel="C123", user="U1", now=now)
+        == 3
+    )
 
 
 def test_a_missed_scheduled_question_breaks_the_streak(tmp_path):
@@ -58,7 +62,12 @@ def test_a_missed_scheduled_question_breaks_the_streak(tmp_path):
     posts = run_days(daily, poster, [3, 4, 7])
     answer(daily, posts[3], "U1")
     answer(daily, posts[7], "U1")
-    assert daily.streak(team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 7, 12)) == 1
+    assert (
+        Standings(daily.tutor.store).channel_streak(
+            team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 7, 12)
+        )
+        == 1
+    )
 
 
 def test_todays_open_question_does_not_break_the_streak_yet(tmp_path):
@@ -68,8 +77,18 @@ def test_todays_open_question_does_not_break_the_streak_yet(tmp_path):
     poster = RecordingPoster()
     posts = run_days(daily, poster, [1, 2])
     answer(daily, posts[1], "U1")
-    assert daily.streak(team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 2, 9)) == 1
-    assert daily.streak(team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 3, 9)) == 0
+    assert (
+        Standings(daily.tutor.store).channel_streak(
+            team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 2, 9)
+        )
+        == 1
+    )
+    assert (
+        Standings(daily.tutor.store).channel_streak(
+            team=TEAM, channel="C123", user="U1", now=utc(2026, 12, 3, 9)
+        )
+        == 0
+    )
 
 
 def test_team_board_ranks_by_points_and_counts_only_that_channel(tmp_path):
@@ -86,7 +105,11 @@ def test_team_board_ranks_by_points_and_counts_only_that_channel(tmp_path):
         answer(daily, posted, "U1")
         answer(daily, posted, "U2", right=False)
     answer(daily, by_channel["C456"][0], "U9")
-    board = daily.team_board(team=TEAM, channel="C123", period="all", now=utc(2026, 12, 2, 12))
+    board = (
+        Standings(daily.tutor.store)
+        .board(team=TEAM, channel="C123", period="all", now=utc(2026, 12, 2, 12))
+        .rows
+    )
     assert [(r.standing.user, r.standing.points, r.standing.answered) for r in board] == [
         ("U1", 2, 2),
         ("U2", 0, 2),
@@ -106,7 +129,9 @@ def test_a_big_team_does_not_win_by_size_alone(tmp_path):
         users = [f"S{n}" for n in range(3)] if channel == "CSMALL" else [f"B{n}" for n in range(20)]
         for n, user in enumerate(users):
             answer(daily, posted, user, right=channel == "CSMALL" or n % 2 == 0)
-    teams = daily.teams_board(team=TEAM, period="all", now=utc(2026, 12, 2, 12))
+    teams = (
+        Standings(daily.tutor.store).teams(team=TEAM, period="all", now=utc(2026, 12, 2, 12)).teams
+    )
     assert [t.channel for t in teams] == ["CSMALL", "CBIG"]
     assert teams[1].correct > teams[0].correct  # the big team has more points in total
     assert (teams[0].accuracy, teams[0].participation) == (1.0, 1.0)
@@ -121,7 +146,9 @@ def test_members_who_stop_answering_lower_participation(tmp_path):
     answer(daily, posts[1], "U1")
     answer(daily, posts[1], "U2")
     answer(daily, posts[2], "U1")
-    (team,) = daily.teams_board(team=TEAM, period="all", now=utc(2026, 12, 2, 12))
+    (team,) = (
+        Standings(daily.tutor.store).teams(team=TEAM, period="all", now=utc(2026, 12, 2, 12)).teams
+    )
     assert (team.members, team.posts, team.answered) == (2, 2, 3)
     assert team.participation == 0.75
 
@@ -135,8 +162,12 @@ def test_weekly_board_starts_on_monday_in_the_team_zone(tmp_path):
     answer(daily, posts[4], "U1")
     answer(daily, posts[7], "U2")
     now = utc(2026, 12, 7, 12)
-    week = daily.team_board(team=TEAM, channel="C123", period="week", now=now)
-    month = daily.team_board(team=TEAM, channel="C123", period="month", now=now)
+    week = (
+        Standings(daily.tutor.store).board(team=TEAM, channel="C123", period="week", now=now).rows
+    )
+    month = (
+        Standings(daily.tutor.store).board(team=TEAM, channel="C123", period="month", now=now).rows
+    )
     assert [r.standing.user for r in week] == ["U2"]
     assert sorted(r.standing.user for r in month) == ["U1", "U2"]
     assert period_start("week", now, dt.UTC) == utc(2026, 12, 7)
@@ -177,5 +208,9 @@ def test_workspace_board_spans_channels(tmp_path):
     for posted in poster.posted:
         answer(daily, posted, "U1")
     answer(daily, poster.posted[0], "U2")
-    board = daily.workspace_board(team=TEAM, period="all", now=utc(2026, 12, 1, 12))
+    board = (
+        Standings(daily.tutor.store)
+        .board(team=TEAM, period="all", now=utc(2026, 12, 1, 12))
+        .standings
+    )
     assert [(s.user, s.points) for s in board] == [("U1", 2), ("U2", 1)]

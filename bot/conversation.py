@@ -1,0 +1,452 @@
+"""The conversation: what a line means, and what the tutor does about it.
+
+This is the one place commands are decided. A line is a command only when it is the command word
+alone, or with arguments in that command's shape (`leaderboard week`, `schedule 09:00 UTC`,
+`daily b`); anything else is a question. `handle` takes the command, who asks, where and when,
+and returns a result value; the chat, `/tutor`, DMs and mentions only render it
+(`bot.replies.render` as text, `bot.slack.blocks.render` as Block Kit).
+
+Adding a command: a `Verb`, its shape in `SHAPES`, its line in `USAGE`, a handler in `HANDLERS`
+returning a result (a new result class if none fits), and its rendering in `bot.replies`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
+from bot.errors import TutorError
+from bot.knowledge import KnowledgeBase
+from bot.matching import Lookup, clean
+from bot.quiz import Question
+from bot.schedule import Schedule, parse_schedule
+from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
+from bot.store import LOCAL_TEAM, Post, stamp
+from bot.tutor import Asked, Graded, Stats, Tutor
+
+
+class Verb(StrEnum):
+    ASK = "ask"
+    QUIZ = "quiz"
+    ANSWER = "answer"
+    LEADERBOARD = "leaderboard"
+    STATS = "stats"
+    DAILY = "daily"
+    SCHEDULE = "schedule"
+    GAPS = "gaps"
+    HELP = "help"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the learner wants (`verb`) and the rest of their text (`arg`)."""
+
+    verb: Verb
+    arg: str = ""
+
+    @property
+    def needs_admin(self) -> bool:
+        """Answering asks whether the person is an admin (in Slack that is a users.info call)."""
+        return (self.verb is Verb.SCHEDULE and bool(self.arg)) or self.verb is Verb.GAPS
+
+
+_LETTER = r"[a-e1-5]"
+_PERIOD_OR_SCOPE = r"(?:week|month|all|teams|everyone|workspace)"
+# Each command's whole-line shape, tried in order on the line in lower case without a trailing
+# `!`, `.` or `?`. Group 1, when there is one, is the argument.
+SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
+    (verb, re.compile(pattern))
+    for verb, pattern in (
+        (Verb.ANSWER, rf"\(?({_LETTER})[).:]?"),
+        (Verb.QUIZ, r"quiz(?: me)?"),
+        (Verb.LEADERBOARD, rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*)"),
+        (Verb.STATS, r"(?:stats|me|my stats)"),
+        (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
+        (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
+        (Verb.GAPS, r"gaps"),
+        (Verb.HELP, r"(?:help|commands|\?)"),
+        (Verb.QUIT, r"(?:quit|exit|bye)"),
+    )
+)
+_ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
+
+# The help: every command, in the order people need them (rendered by `bot.replies`).
+USAGE: tuple[tuple[str, str], ...] = (
+    ("<your question>", 'which service or technique fits a need, e.g. "no-code training?"'),
+    ("quiz", "a quick-check question; answer it with a, b, c, d (or 1-4)"),
+    ("leaderboard [week|month|all]", "this channel's board (in a DM, everyone's); week first"),
+    ("leaderboard teams", "channels ranked by accuracy × participation"),
+    ("leaderboard everyone", "everyone in the workspace"),
+    ("stats", "your answers, accuracy, days in a row and weakest topics"),
+    ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
+    ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
+    ("gaps", "questions I could not answer well (admins)"),
+    ("help", "this list"),
+)
+
+
+def parse(text: str) -> Command:
+    """'quiz' → quiz; 'b' → answer b; 'leaderboard week' → leaderboard; anything else → ask.
+
+    Mentions of the bot are ignored, so `<@U0BOT> quiz` is a quiz; a command word inside a
+    longer question ("daily retraining pipeline for my model") leaves it a question.
+    """
+    line = " ".join(clean(text).split())
+    if not line:
+        return Command(Verb.HELP)
+    shape = line.lower().lstrip("/")
+    shape = shape if shape == "?" else shape.rstrip("!.?")
+    for verb, pattern in SHAPES:
+        found = pattern.fullmatch(shape)
+        if found:
+            arg = (found.group(1) or "").strip() if pattern.groups else ""
+            if verb is Verb.SCHEDULE and arg and arg[0].isdigit():
+                arg = line.split(" ", 1)[1]  # keep the zone's capitals: Europe/Berlin
+            return Command(verb, arg)
+    asked = _ASK.fullmatch(line)
+    if asked:
+        return Command(Verb.ASK, asked.group(1).strip())
+    if shape == "ask":
+        return Command(Verb.HELP)
+    return Command(Verb.ASK, line)
+
+
+# -- where and who ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """Who is asking, and where.
+
+    `private`: a DM or the terminal, where a board means the whole workspace's. `is_admin` is
+    asked only by commands that need it (`Command.needs_admin`).
+    """
+
+    team: str
+    user: str
+    channel: str
+    private: bool = False
+    is_admin: Callable[[], bool] = field(default=lambda: False, compare=False)
+
+    @property
+    def local(self) -> bool:
+        return self.team == LOCAL_TEAM
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answered:
+    """An answer to a question (or "I don't know" with alternatives). Fit to show in public."""
+
+    lookup: Lookup
+    asked: str
+    unsure: bool
+    quizzable: bool
+    knowledge: KnowledgeBase
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class Put:
+    """A question put to the learner privately."""
+
+    asked: Asked
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The outcome of an answer; `graded` is None when the post no longer exists."""
+
+    graded: Graded | None
+    revealed: tuple[Reveal, ...] = ()
+
+
+@dataclass(frozen=True)
+class NoOpenQuestion:
+    """A letter, but no question waiting for it."""
+
+
+@dataclass(frozen=True)
+class BoardShown:
+    board: Board
+
+
+@dataclass(frozen=True)
+class TeamsShown:
+    board: TeamsBoard
+
+
+@dataclass(frozen=True)
+class StatsShown:
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class DailyShown:
+    """Today's daily question here, and what the learner did with it."""
+
+    post: Post
+    question: Question
+    mine: str | None  # the learner's answer, if any
+    total: int  # how many answered so far
+    revealed: tuple[Reveal, ...] = ()  # yesterday's, revealed on the way (the local chat)
+
+
+@dataclass(frozen=True)
+class NoDaily:
+    """No daily question is open here today; `schedule` says when there will be one."""
+
+    schedule: Schedule | None
+    local: bool = False
+
+
+@dataclass(frozen=True)
+class ScheduleShown:
+    schedule: Schedule | None
+
+
+@dataclass(frozen=True)
+class ScheduleSet:
+    schedule: Schedule
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class ScheduleRemoved:
+    removed: bool
+
+    @property
+    def shared(self) -> bool:
+        return self.removed
+
+
+@dataclass(frozen=True)
+class NotHere:
+    """The command does not apply here; `reason` names why."""
+
+    reason: str  # not_admin | local_schedule
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """The command's arguments are wrong; `message` says how to write them."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class GapsShown:
+    rows: tuple[dict, ...]
+
+
+@dataclass(frozen=True)
+class HelpShown:
+    local: bool = False
+
+
+@dataclass(frozen=True)
+class Goodbye:
+    """The learner is leaving (the chat ends)."""
+
+
+Result = (
+    Answered
+    | Put
+    | Grade
+    | NoOpenQuestion
+    | BoardShown
+    | TeamsShown
+    | StatsShown
+    | DailyShown
+    | NoDaily
+    | ScheduleShown
+    | ScheduleSet
+    | ScheduleRemoved
+    | NotHere
+    | Invalid
+    | GapsShown
+    | HelpShown
+    | Goodbye
+)
+
+
+def is_shared(result: Result) -> bool:
+    """Whether a result is fit to show where others see it (else: only to the asker)."""
+    return bool(getattr(result, "shared", False))
+
+
+# -- deciding -----------------------------------------------------------------------------
+
+
+def handle(tutor: Tutor, command: Command, place: Place, now: dt.datetime) -> Result:
+    """What the tutor does about `command`, asked in `place` at `now`."""
+    return HANDLERS[command.verb](tutor, command.arg, place, now)
+
+
+def _ask(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    lookup = tutor.ask(arg, asker=place.user, now=now)
+    best = lookup.best.entry.id if lookup.best else None
+    quizzable = bool(best and tutor.catalog.questions.about(best))
+    return Answered(lookup, arg, tutor.unsure(lookup), quizzable, tutor.catalog.knowledge)
+
+
+def _quiz(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return Put(tutor.quiz(team=place.team, user=place.user, channel=place.channel, now=now))
+
+
+def _answer(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    """A bare letter answers the learner's newest open question: a private one or today's."""
+    pending = tutor.pending(team=place.team, user=place.user)
+    today, revealed = _daily_today(tutor, place, now, post=False)
+    open_daily = (
+        today
+        if today is not None
+        and not (today.closes_at and today.closes_at <= stamp(now))
+        and tutor.store.answer_of(today.id, place.user) is None
+        else None
+    )
+    if open_daily is not None and (pending is None or open_daily.id > pending.post.id):
+        return _grade(tutor, open_daily.id, arg, place, now, revealed)
+    if pending is None:
+        return NoOpenQuestion()
+    return _grade(tutor, pending.post.id, arg, place, now)
+
+
+def _grade(
+    tutor: Tutor, post_id: int, choice: str, place: Place, now: dt.datetime,
+    revealed: tuple[Reveal, ...] = (),
+) -> Grade:  # fmt: skip
+    graded = tutor.answer(
+        post_id=post_id, user=place.user, choice=choice, now=now, team=place.team,
+        channel=_daily_channel(place),
+    )  # fmt: skip
+    return Grade(graded, revealed)
+
+
+def _leaderboard(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    words = arg.lower().split()
+    period: Period = next((w for w in PERIODS if w in words), "week")
+    standings = Standings(tutor.store)
+    if "teams" in words:
+        return TeamsShown(standings.teams(team=place.team, period=period, now=now))
+    everyone = "everyone" in words or "workspace" in words or place.private
+    channel = None if everyone else place.channel
+    return BoardShown(standings.board(team=place.team, channel=channel, period=period, now=now))
+
+
+def _stats(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return StatsShown(tutor.stats(team=place.team, user=place.user, now=now))
+
+
+def _daily(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    if arg in ("board", "leaderboard"):
+        channel = _daily_channel(place)
+        standings = Standings(tutor.store)
+        return BoardShown(standings.board(team=place.team, channel=channel, now=now))
+    post, revealed = _daily_today(tutor, place, now)
+    question = tutor.catalog.questions.get(post.question_id) if post else None
+    if post is None or question is None:
+        schedule = Daily(tutor).schedule(team=place.team, channel=place.channel)
+        return NoDaily(schedule, local=place.local)
+    if arg:
+        return _grade(tutor, post.id, arg, place, now, revealed)
+    mine = tutor.store.answer_of(post.id, place.user)
+    total = sum(Daily(tutor).store.choice_counts(post.id).values())
+    return DailyShown(post, question, mine, total, revealed)
+
+
+def _schedule(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    daily = Daily(tutor)
+    if not arg:
+        return ScheduleShown(daily.schedule(team=place.team, channel=place.channel))
+    if place.local:
+        return NotHere("local_schedule")
+    if not place.is_admin():
+        return NotHere("not_admin")
+    if arg.lower() in ("off", "stop", "remove"):
+        return ScheduleRemoved(daily.remove_schedule(team=place.team, channel=place.channel))
+    try:
+        schedule = parse_schedule(arg, team=place.team, channel=place.channel)
+    except TutorError as error:
+        return Invalid(str(error))
+    return ScheduleSet(daily.set_schedule(schedule, by=place.user, now=now))
+
+
+def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    if not (place.local or place.is_admin()):
+        return NotHere("not_admin")
+    return GapsShown(tuple(tutor.store.gaps(limit=10)))
+
+
+def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return HelpShown(local=place.local)
+
+
+def _quit(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return Goodbye()
+
+
+HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
+    Verb.ASK: _ask,
+    Verb.QUIZ: _quiz,
+    Verb.ANSWER: _answer,
+    Verb.LEADERBOARD: _leaderboard,
+    Verb.STATS: _stats,
+    Verb.DAILY: _daily,
+    Verb.SCHEDULE: _schedule,
+    Verb.GAPS: _gaps,
+    Verb.HELP: _help,
+    Verb.QUIT: _quit,
+}
+
+
+# -- the daily question of a place --------------------------------------------------------
+
+
+def _daily_channel(place: Place) -> str:
+    """The local chat keeps its daily question in a pseudo-channel of its own."""
+    return LOCAL_CHANNEL if place.local else place.channel
+
+
+class _Revealed:
+    """A Poster for the local chat's daily question: it keeps what happened, it prints nothing."""
+
+    def __init__(self) -> None:
+        self.reveals: list[Reveal] = []
+
+    def post_question(self, post: Post, question: Question, recap: Recap | None) -> str:
+        return f"chat-{post.id}"
+
+    def find_posted(self, post: Post) -> str | None:
+        return None  # nothing of a run that died survives in a terminal
+
+    def reveal(self, reveal: Reveal) -> None:
+        self.reveals.append(reveal)
+
+
+def _daily_today(
+    tutor: Tutor, place: Place, now: dt.datetime, *, post: bool = True
+) -> tuple[Post | None, tuple[Reveal, ...]]:
+    """Today's daily post here, and the reveals made on the way.
+
+    The local chat has no scheduler: asking for its question (`post`) posts it on first ask.
+    """
+    daily = Daily(tutor)
+    if place.local and post:
+        poster = _Revealed()
+        return daily.local_today(poster, now=now), tuple(poster.reveals)
+    schedule = (
+        LOCAL_SCHEDULE if place.local else daily.schedule(team=place.team, channel=place.channel)
+    )
+    if schedule is None:
+        return None, ()
+    day = now.astimezone(schedule.zone).date()
+    channel = _daily_channel(place)
+    return daily.store.post_for(team=place.team, channel=channel, local_date=day), ()

@@ -1,0 +1,255 @@
+"""The conversation core: what a line means, and what each command does, for every surface."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from bot.conversation import (
+    HANDLERS,
+    USAGE,
+    Answered,
+    BoardShown,
+    Command,
+    DailyShown,
+    GapsShown,
+    Goodbye,
+    Grade,
+    HelpShown,
+    Invalid,
+    NoDaily,
+    NoOpenQuestion,
+    NotHere,
+    Place,
+    Put,
+    ScheduleRemoved,
+    ScheduleSet,
+    ScheduleShown,
+    StatsShown,
+    TeamsShown,
+    Verb,
+    handle,
+    is_shared,
+    parse,
+)
+from bot.evaluation import read_cases
+from bot.store import LOCAL_TEAM
+from tests.conftest import SHIPPED_ROOT
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("quiz", Command(Verb.QUIZ)),
+        ("  Quiz  ", Command(Verb.QUIZ)),
+        ("quiz me", Command(Verb.QUIZ)),
+        ("b", Command(Verb.ANSWER, "b")),
+        ("B)", Command(Verb.ANSWER, "b")),
+        ("(c)", Command(Verb.ANSWER, "c")),
+        ("3", Command(Verb.ANSWER, "3")),
+        ("leaderboard week", Command(Verb.LEADERBOARD, "week")),
+        ("leaderboard WEEK", Command(Verb.LEADERBOARD, "week")),
+        ("Leaderboard teams month", Command(Verb.LEADERBOARD, "teams month")),
+        ("lb", Command(Verb.LEADERBOARD)),
+        ("stats", Command(Verb.STATS)),
+        ("me", Command(Verb.STATS)),
+        ("help", Command(Verb.HELP)),
+        ("?", Command(Verb.HELP)),
+        ("", Command(Verb.HELP)),
+        ("ask", Command(Verb.HELP)),
+        (
+            "ask which service for no-code training",
+            Command(Verb.ASK, "which service for no-code training"),
+        ),
+        (
+            "which service for no-code training?",
+            Command(Verb.ASK, "which service for no-code training?"),
+        ),
+        ("<@U0TUTOR> quiz", Command(Verb.QUIZ)),
+        ("quit", Command(Verb.QUIT)),
+        ("bye!", Command(Verb.QUIT)),
+        ("daily", Command(Verb.DAILY)),
+        ("daily b", Command(Verb.DAILY, "b")),
+        ("daily board", Command(Verb.DAILY, "board")),
+        ("gaps", Command(Verb.GAPS)),
+        ("version", Command(Verb.ASK, "version")),
+        ("schedule", Command(Verb.SCHEDULE)),
+        ("schedule off", Command(Verb.SCHEDULE, "off")),
+        (
+            "schedule 09:00 Europe/Berlin weekdays",
+            Command(Verb.SCHEDULE, "09:00 Europe/Berlin weekdays"),
+        ),
+    ],
+)
+def test_a_command_is_the_command_word_in_its_shape(text, expected):
+    """Each command line maps to the command a learner means, whatever its case."""
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "daily retraining pipeline for my model",
+        "me and my team need to train without code",
+        "quiz questions about TPUs",
+        "leaderboard of the best GPU types",
+        "stats on model accuracy in BigQuery",
+        "schedule a training job every night",
+        "help me choose between GPUs and TPUs",
+        "gaps in my training data",
+        "a GPU or a TPU for BERT?",
+        "exit criteria for early stopping",
+    ],
+)
+def test_a_command_word_inside_a_question_leaves_it_a_question(text):
+    """A question whose first word happens to be a command word is still a question."""
+    assert parse(text) == Command(Verb.ASK, text)
+
+
+def _eval_questions() -> list[str]:
+    """Every question of every evaluation set (read whole, never looked at one by one)."""
+    paths = sorted((SHIPPED_ROOT / "tests" / "eval").glob("*.yaml"))
+    return [case.question for case in read_cases(paths)]
+
+
+def test_no_evaluation_question_parses_as_a_command():
+    """Over every evaluation set: a question is never taken for a command."""
+    questions = _eval_questions()
+    assert len(questions) > 500
+    commands = [q for q in questions if parse(q).verb is not Verb.ASK]
+    assert commands == []
+
+
+def test_every_verb_has_a_handler_and_a_line_in_the_help():
+    """Adding a verb without its handler or its help line fails here."""
+    assert set(HANDLERS) == set(Verb)
+    documented = " ".join(usage for usage, _ in USAGE)
+    missing = [
+        v for v in Verb if v not in (Verb.ANSWER, Verb.ASK, Verb.QUIT) and v.value not in documented
+    ]
+    assert missing == []
+
+
+# -- what each command does ----------------------------------------------------------------
+
+
+def place(
+    user: str = "U1", *, channel: str = "C1", private: bool = False, admin: bool = False
+) -> Place:
+    return Place("T1", user, channel, private, lambda: admin)
+
+
+def test_a_question_is_answered_and_fit_to_share(tutor, now):
+    """Free text gets an answer result that may be shown in a thread."""
+    result = handle(tutor, parse("which service for no-code training"), place(), now)
+    assert isinstance(result, Answered) and result.lookup.best.entry.id == "automl"
+    assert is_shared(result) and result.quizzable
+
+
+def test_quiz_then_a_letter_grades_the_open_question(tutor, now):
+    """quiz puts a private question; a bare letter answers it."""
+    put = handle(tutor, parse("quiz"), place(), now)
+    assert isinstance(put, Put) and not is_shared(put)
+    letter = put.asked.question.answer.lower()
+    grade = handle(tutor, parse(letter), place(), now)
+    assert isinstance(grade, Grade) and grade.graded.status == "recorded" and grade.graded.correct
+    assert isinstance(handle(tutor, parse("a"), place(), now), NoOpenQuestion)
+
+
+def test_leaderboard_in_a_channel_is_the_channels_board_and_in_a_dm_everyones(tutor, now):
+    """Where you ask decides the scope: the channel, or (in a DM) the whole workspace."""
+    put = handle(tutor, parse("quiz"), place(channel="C1"), now)
+    handle(tutor, parse(put.asked.question.answer), place(channel="C1"), now)
+    here = handle(tutor, parse("leaderboard"), place(channel="C1"), now)
+    elsewhere = handle(tutor, parse("leaderboard"), place(channel="C2"), now)
+    dm = handle(tutor, parse("leaderboard"), place(channel="D1", private=True), now)
+    assert isinstance(here, BoardShown) and here.board.channel == "C1"
+    assert [s.user for s in here.board.standings] == ["U1"]
+    assert elsewhere.board.standings == []
+    assert dm.board.channel is None and [s.user for s in dm.board.standings] == ["U1"]
+    teams = handle(tutor, parse("leaderboard teams"), place(), now)
+    assert isinstance(teams, TeamsShown) and teams.board.period == "week"
+
+
+def test_stats_help_version_and_quit(tutor, now):
+    """The simple commands return their own results."""
+    assert isinstance(handle(tutor, parse("stats"), place(), now), StatsShown)
+    assert handle(tutor, parse("help"), place(), now) == HelpShown(local=False)
+    assert isinstance(handle(tutor, parse("bye"), place(), now), Goodbye)
+
+
+def test_schedule_changes_need_an_admin_and_are_shared(tutor, now):
+    """Anyone can see the schedule; only an admin sets or stops it, and everyone sees that."""
+    assert handle(tutor, parse("schedule"), place(), now) == ScheduleShown(None)
+    assert handle(tutor, parse("schedule 09:00 UTC"), place(), now) == NotHere("not_admin")
+    done = handle(tutor, parse("schedule 09:00 Europe/Berlin weekdays"), place(admin=True), now)
+    assert isinstance(done, ScheduleSet) and done.schedule.tz == "Europe/Berlin" and is_shared(done)
+    wrong = handle(tutor, parse("schedule 25:00 UTC"), place(admin=True), now)
+    assert isinstance(wrong, Invalid) and "HH:MM" in wrong.message
+    stopped = handle(tutor, parse("schedule off"), place(admin=True), now)
+    assert stopped == ScheduleRemoved(True) and is_shared(stopped)
+
+
+def test_admin_is_asked_only_when_a_command_needs_it(tutor, now):
+    """A question or a quiz never asks who is an admin (in Slack that is a users.info call)."""
+    asked: list[str] = []
+
+    def admin() -> bool:
+        asked.append("yes")
+        return False
+
+    where = Place("T1", "U1", "C1", False, admin)
+    for line in ("which service for no-code training", "quiz", "stats", "leaderboard", "help"):
+        handle(tutor, parse(line), where, now)
+    assert asked == []
+    assert handle(tutor, parse("gaps"), where, now) == NotHere("not_admin") and asked == ["yes"]
+
+
+def test_gaps_for_admins_and_the_local_chat(tutor, now):
+    """The curator's list: admins in Slack, anyone at the terminal."""
+    handle(tutor, parse("zzqx wibble frobnicate"), place(), now)
+    shown = handle(tutor, parse("gaps"), place(admin=True), now)
+    local = handle(tutor, parse("gaps"), Place(LOCAL_TEAM, "ana", "chat-daily", True), now)
+    assert isinstance(shown, GapsShown) and shown.rows[0]["question"] == "zzqx wibble frobnicate"
+    assert isinstance(local, GapsShown)
+
+
+def test_daily_in_a_channel_without_a_schedule_says_so(tutor, now):
+    """`daily` where nothing is scheduled explains how to start one."""
+    assert handle(tutor, parse("daily"), place(), now) == NoDaily(None, local=False)
+
+
+def test_daily_in_the_local_chat_is_posted_on_first_ask(tutor, now):
+    """The terminal has no scheduler: `daily` posts today's local question and shows it."""
+    where = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    shown = handle(tutor, parse("daily"), where, now)
+    assert isinstance(shown, DailyShown) and shown.mine is None and shown.total == 0
+    graded = handle(tutor, parse(f"daily {shown.question.answer}"), where, now)
+    assert isinstance(graded, Grade) and graded.graded.status == "recorded"
+    schedule = handle(tutor, parse("schedule 09:00 UTC"), where, now)
+    assert schedule == NotHere("local_schedule")
+
+
+def test_schedule_in_a_new_channel_is_not_a_local_schedule(tutor, now):
+    """Only the terminal refuses schedules as local; a Slack channel takes them."""
+    assert isinstance(
+        handle(tutor, parse("schedule 07:30 UTC daily"), place(admin=True), now), ScheduleSet
+    )
+
+
+def test_the_daily_board_is_the_channels_board(tutor, now):
+    """`daily board` shows the same board as `leaderboard` in that channel."""
+    a = handle(tutor, parse("daily board"), place(), now)
+    b = handle(tutor, parse("leaderboard"), place(), now)
+    assert a == b
+
+
+def test_every_question_of_the_time_is_answered_at_its_own_time(tutor):
+    """`now` is the only clock: the same line at another time gives that time's answer."""
+    early = dt.datetime(2026, 12, 7, 0, 30, tzinfo=dt.UTC)  # a Monday: a new week
+    put = handle(tutor, parse("quiz"), place(), early - dt.timedelta(hours=1))
+    handle(tutor, parse(put.asked.question.answer), place(), early - dt.timedelta(hours=1))
+    board = handle(tutor, parse("leaderboard"), place(), early)
+    last_week = handle(tutor, parse("leaderboard all"), place(), early)
+    assert board.board.standings == [] and len(last_week.board.standings) == 1
