@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from importlib import metadata
 
 from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
 from bot.errors import TutorError
@@ -38,6 +39,7 @@ class Verb(StrEnum):
     DAILY = "daily"
     SCHEDULE = "schedule"
     GAPS = "gaps"
+    VERSION = "version"
     HELP = "help"
     QUIT = "quit"
 
@@ -69,6 +71,7 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
     )
@@ -86,6 +89,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
     ("gaps", "questions I could not answer well (admins)"),
+    ("version", "which Study Tutor this is"),
     ("help", "this list"),
 )
 
@@ -247,6 +251,11 @@ class GapsShown:
 
 
 @dataclass(frozen=True)
+class VersionShown:
+    version: str
+
+
+@dataclass(frozen=True)
 class HelpShown:
     local: bool = False
 
@@ -272,6 +281,7 @@ Result = (
     | NotHere
     | Invalid
     | GapsShown
+    | VersionShown
     | HelpShown
     | Goodbye
 )
@@ -385,6 +395,13 @@ def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return GapsShown(tuple(tutor.store.gaps(limit=10)))
 
 
+def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    try:
+        return VersionShown(metadata.version("study-tutor"))
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return VersionShown("unknown (not installed)")
+
+
 def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return HelpShown(local=place.local)
 
@@ -402,6 +419,7 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.DAILY: _daily,
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
+    Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,
 }

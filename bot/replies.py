@@ -28,6 +28,7 @@ from bot.conversation import (
     ScheduleShown,
     StatsShown,
     TeamsShown,
+    VersionShown,
 )
 from bot.daily import PassReport, Recap, Reveal
 from bot.knowledge import Entry, WatchOut
@@ -440,6 +441,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return [message]
         case GapsShown(rows=rows):
             return gaps_lines(rows)
+        case VersionShown(version=version):
+            return [f"Study Tutor {version}"]
         case HelpShown(local=local):
             return help_lines(local=local)
         case Goodbye():

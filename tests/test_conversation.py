@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from importlib import metadata
 
 import pytest
 
@@ -29,6 +30,7 @@ from bot.conversation import (
     StatsShown,
     TeamsShown,
     Verb,
+    VersionShown,
     handle,
     is_shared,
     parse,
@@ -73,7 +75,7 @@ from tests.conftest import SHIPPED_ROOT
         ("daily b", Command(Verb.DAILY, "b")),
         ("daily board", Command(Verb.DAILY, "board")),
         ("gaps", Command(Verb.GAPS)),
-        ("version", Command(Verb.ASK, "version")),
+        ("version", Command(Verb.VERSION)),
         ("schedule", Command(Verb.SCHEDULE)),
         ("schedule off", Command(Verb.SCHEDULE, "off")),
         (
@@ -98,6 +100,7 @@ def test_a_command_is_the_command_word_in_its_shape(text, expected):
         "schedule a training job every night",
         "help me choose between GPUs and TPUs",
         "gaps in my training data",
+        "version control for ML models",
         "a GPU or a TPU for BERT?",
         "exit criteria for early stopping",
     ],
@@ -176,6 +179,8 @@ def test_stats_help_version_and_quit(tutor, now):
     """The simple commands return their own results."""
     assert isinstance(handle(tutor, parse("stats"), place(), now), StatsShown)
     assert handle(tutor, parse("help"), place(), now) == HelpShown(local=False)
+    version = handle(tutor, parse("version"), place(), now)
+    assert isinstance(version, VersionShown) and version.version == metadata.version("study-tutor")
     assert isinstance(handle(tutor, parse("bye"), place(), now), Goodbye)
 
 
