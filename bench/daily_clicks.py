@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tests.conftest import write_content
-from tests.daily_stub import DAILY_QUIZ, berlin, make_daily, utc
+from tests.daily_stub import DAILY_QUIZ, TEAM, berlin, make_daily, utc
 from tests.slack_stub import (
     BOT_TOKEN,
     ROOT,
@@ -74,10 +74,16 @@ def through_serve(tmp: Path, stub: SlackStub) -> tuple[float, float]:
     try:
         slack = SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
         clicks = [
-            slack.action(f"answer_{'abcd'[n % 4]}", f"{post_id}:{'ABCD'[n % 4]}", user=f"U{n:09d}")
+            slack.action(
+                f"answer_{'abcd'[n % 4]}",
+                f"{post_id}:{'ABCD'[n % 4]}",
+                user=f"U{n:09d}",
+                channel="C123",
+            )
             for n in range(CLICKS)
         ]
-        slack.post(slack.action("answer_a", f"{post_id}:A", user="UWARMUP"))  # warm both paths
+        warm = slack.action("answer_a", f"{post_id}:A", user="UWARMUP", channel="C123")
+        slack.post(warm)  # warm both paths
         begin = time.perf_counter()
         with ThreadPoolExecutor(CONNECTIONS) as pool:
             statuses = list(pool.map(lambda c: slack.post(c).status, clicks))
@@ -101,6 +107,9 @@ def through_store(tmp: Path) -> float:
         def post_question(self, post, question, recap) -> str:
             return "1.0"
 
+        def find_posted(self, post) -> str | None:
+            return None
+
         def reveal(self, reveal) -> None:
             pass
 
@@ -114,7 +123,10 @@ def through_store(tmp: Path) -> float:
                 n = next(users, None)
             if n is None:
                 return
-            daily.tutor.answer(post_id=post_id, user=f"U{n}", choice="B", now=utc(2026, 12, 1, 9))
+            daily.tutor.answer(
+                post_id=post_id, user=f"U{n}", choice="B", now=utc(2026, 12, 1, 9), team=TEAM,
+                channel="C123",
+            )  # fmt: skip
 
     begin = time.perf_counter()
     threads = [threading.Thread(target=clicker) for _ in range(8)]
