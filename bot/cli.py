@@ -113,8 +113,9 @@ def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
     tutor = build_tutor(settings)
     team = args.team or (channel_team(tutor.store, args.channel) if args.channel else LOCAL_TEAM)
     board = Standings(tutor.store).board(
-        team=team, channel=args.channel, period=args.period, now=now_utc(), limit=args.limit
-    )
+        team=team, channel=args.channel, period=args.period, now=instant(args.now),
+        limit=args.limit,
+    )  # fmt: skip
     if args.json:
         rows = [
             {
@@ -135,10 +136,8 @@ def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
-    tutor = build_tutor(settings)
-    print(
-        "\n".join(replies.stats_lines(tutor.stats(team=args.team, user=args.user, now=now_utc())))
-    )
+    stats = build_tutor(settings).stats(team=args.team, user=args.user, now=instant(args.now))
+    print("\n".join(replies.stats_lines(stats)))
     return 0
 
 
@@ -356,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.add_argument("--limit", type=int, default=10, help="how many rows")
     board.add_argument("--json", action="store_true", help="print a JSON list")
+    board.add_argument("--now", help="the instant to read the board at, ISO 8601 (default: now)")
     board.set_defaults(handler=cmd_leaderboard)
 
     stats = sub.add_parser("stats", help="one learner's answered, accuracy, streak, weak topics")
@@ -363,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument(
         "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
     )
+    stats.add_argument("--now", help="the instant to read them at, ISO 8601 (default: now)")
     stats.set_defaults(handler=cmd_stats)
 
     gaps = sub.add_parser(

@@ -1,0 +1,111 @@
+"""Every result the conversation can return renders in both channels: as text and as Block Kit."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+from slack_sdk.models.blocks import Block
+
+from bot import replies
+from bot.conversation import (
+    Answered,
+    BoardShown,
+    DailyShown,
+    GapsShown,
+    Goodbye,
+    Grade,
+    HelpShown,
+    Invalid,
+    NoDaily,
+    NoOpenQuestion,
+    NotHere,
+    Place,
+    Put,
+    Result,
+    ScheduleRemoved,
+    ScheduleSet,
+    ScheduleShown,
+    StatsShown,
+    TeamsShown,
+    VersionShown,
+    handle,
+    parse,
+)
+from bot.schedule import make_schedule
+from bot.slack import blocks
+from bot.store import LOCAL_TEAM
+
+
+def samples(tutor, now) -> dict[type, list]:
+    """At least one real instance of every result type, made by the core itself where it can."""
+    here = Place("T1", "U1", "C1", False, lambda: True)
+    local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+
+    def said(line: str, where: Place = here):
+        return handle(tutor, parse(line), where, now)
+
+    put = said("quiz")
+    graded = said(put.asked.question.answer)
+    schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
+    return {
+        Answered: [said("which service for no-code training"), said("zzqx wibble")],
+        Put: [put],
+        Grade: [graded, Grade(None)],
+        NoOpenQuestion: [said("b")],
+        BoardShown: [said("leaderboard"), said("leaderboard everyone"), said("leaderboard all")],
+        TeamsShown: [said("leaderboard teams")],
+        StatsShown: [said("stats")],
+        DailyShown: [said("daily", local)],
+        NoDaily: [said("daily"), NoDaily(schedule)],
+        ScheduleShown: [said("schedule"), ScheduleShown(schedule)],
+        ScheduleSet: [ScheduleSet(schedule)],
+        ScheduleRemoved: [ScheduleRemoved(True), ScheduleRemoved(False)],
+        NotHere: [NotHere("not_admin"), NotHere("local_schedule")],
+        Invalid: [Invalid("'25:00' is not a time of day; write it as HH:MM, e.g. 09:00")],
+        GapsShown: [said("gaps"), GapsShown(())],
+        VersionShown: [said("version")],
+        HelpShown: [said("help"), HelpShown(local=True)],
+        Goodbye: [said("quit")],
+    }
+
+
+def test_every_result_type_has_samples(tutor, now):
+    """A new result type without a sample here fails, so it cannot go unrendered."""
+    made = samples(tutor, now)
+    assert set(made) == set(typing.get_args(Result))
+    for kind, found in made.items():
+        assert all(isinstance(result, kind) for result in found), kind
+
+
+def _all(tutor, now) -> list[Result]:
+    return [result for found in samples(tutor, now).values() for result in found]
+
+
+def test_every_result_renders_as_lines(tutor, now):
+    """The terminal's rendering: non-empty lines of text for every result."""
+    for result in _all(tutor, now):
+        lines = replies.render(result)
+        assert lines and all(isinstance(line, str) for line in lines), result
+        assert any(line.strip() for line in lines), result
+
+
+def test_every_result_renders_as_valid_block_kit(tutor, now):
+    """Slack's rendering: a fallback text and blocks slack_sdk accepts, within Slack's limits."""
+    for result in _all(tutor, now):
+        message = blocks.render(result)
+        assert message.text.strip(), result
+        assert 0 < len(message.blocks) <= 50, result
+        parsed = Block.parse_all(message.blocks)
+        assert None not in parsed, result
+        for block in parsed:
+            block.to_dict()
+
+
+@pytest.mark.parametrize("line", ["quiz", "which service for no-code training", "daily"])
+def test_the_two_renderings_say_the_same_first_thing(tutor, now, line):
+    """Slack's fallback text starts with what the terminal prints first."""
+    where = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    result = handle(tutor, parse(line), where, now)
+    first = replies.render(result)[0]
+    assert blocks.render(result).text.startswith(first.replace("&", "&amp;")[:40])
