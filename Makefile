@@ -22,11 +22,13 @@ test: $(VENV)/.installed
 	$(BIN)/ruff check bot tests bench
 	$(BIN)/ruff format --check bot tests bench
 	$(BIN)/hadolint Dockerfile
+	$(BIN)/mypy
 	$(BIN)/tutor check
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check bot tests bench
+	$(BIN)/mypy
 
 format: $(VENV)/.installed
 	$(BIN)/ruff format bot tests bench

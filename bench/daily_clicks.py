@@ -58,9 +58,11 @@ def through_serve(tmp: Path, stub: SlackStub) -> tuple[float, float]:
     content = write_content(tmp / "content", quiz=DAILY_QUIZ)
     db = tmp / "tutor.db"
     env = slack_env(
-        SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_API_URL=stub.url, TUTOR_DB=str(db),
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_API_URL=stub.url,
+        TUTOR_DB=str(db),
         TUTOR_CONTENT=str(content),
-    )  # fmt: skip
+    )
     at = (dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)).strftime("%H:%M")
     for args in (
         ["schedule", "add", "--channel", "C123", "--at", at, "--tz", "UTC", "--days", "daily"],
@@ -124,9 +126,13 @@ def through_store(tmp: Path) -> float:
             if n is None:
                 return
             daily.tutor.answer(
-                post_id=post_id, user=f"U{n}", choice="B", now=utc(2026, 12, 1, 9), team=TEAM,
+                post_id=post_id,
+                user=f"U{n}",
+                choice="B",
+                now=utc(2026, 12, 1, 9),
+                team=TEAM,
                 channel="C123",
-            )  # fmt: skip
+            )
 
     begin = time.perf_counter()
     threads = [threading.Thread(target=clicker) for _ in range(8)]

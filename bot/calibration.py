@@ -33,9 +33,12 @@ def samples(matcher: Matcher, cases: Sequence[Case]) -> list[tuple[tuple[float, 
 
 
 def fit(
-    data: Sequence[tuple[tuple[float, ...], int]], *, steps: int = 4000, rate: float = 0.5,
+    data: Sequence[tuple[tuple[float, ...], int]],
+    *,
+    steps: int = 4000,
+    rate: float = 0.5,
     shrink: float = 0.001,
-) -> tuple[float, ...]:  # fmt: skip
+) -> tuple[float, ...]:
     """Logistic-regression coefficients (bias first), rounded to two decimals."""
     width = len(data[0][0]) + 1
     coef = [0.0] * width
@@ -76,6 +79,8 @@ def report(catalog: Catalog, files: list[str] | None) -> str:
     coef = fit(samples(Matcher(catalog.knowledge), cases))
     refitted = Matcher(catalog.knowledge, dataclasses.replace(Knobs(), calibration=coef))
     lines = [f"calibration: {coef}", "confidence band   questions   share right"]
-    lines += [f"  {band:>3}-{band + 19:<3}        {n:>5}       {share:6.1%}"
-              for band, n, share in buckets(refitted, cases, 20)]  # fmt: skip
+    lines += [
+        f"  {band:>3}-{band + 19:<3}        {n:>5}       {share:6.1%}"
+        for band, n, share in buckets(refitted, cases, 20)
+    ]
     return "\n".join(lines)

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from bot import replies
 from bot.catalog import check_content, coverage_table, load_catalog
@@ -67,9 +67,9 @@ def lookup_json(lookup: Lookup) -> dict:
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     tutor = build_tutor(settings)
     if args.question:
-        questions: Sequence[str] = [" ".join(args.question)]
+        questions: Iterable[str] = [" ".join(args.question)]
     elif args.json:
-        questions = (line.rstrip("\n") for line in sys.stdin)  # type: ignore[assignment]
+        questions = (line.rstrip("\n") for line in sys.stdin)
     else:
         raise TutorError('give a question, e.g. tutor ask "which service for no-code training"')
     for question in questions:
@@ -113,9 +113,12 @@ def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
     tutor = build_tutor(settings)
     team = args.team or (channel_team(tutor.store, args.channel) if args.channel else LOCAL_TEAM)
     board = Standings(tutor.store).board(
-        team=team, channel=args.channel, period=args.period, now=instant(args.now),
+        team=team,
+        channel=args.channel,
+        period=args.period,
+        now=instant(args.now),
         limit=args.limit,
-    )  # fmt: skip
+    )
     if args.json:
         rows = [
             {
@@ -227,9 +230,14 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
     daily = Daily(build_tutor(settings))
     team = args.team or daily.store.team_of_channel(args.channel) or workspace_of(settings)
     schedule = make_schedule(
-        team=team, channel=args.channel, at=args.at, tz=args.tz, days=args.days,
-        window_hours=args.window, recap=args.recap,
-    )  # fmt: skip
+        team=team,
+        channel=args.channel,
+        at=args.at,
+        tz=args.tz,
+        days=args.days,
+        window_hours=args.window,
+        recap=args.recap,
+    )
     daily.set_schedule(schedule, by="cli", now=now_utc())
     print(f"{schedule.channel} ({schedule.team}): {replies.schedule_set(schedule)}")
     return 0
@@ -269,9 +277,11 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
     require_bot_token(settings)
     daily = Daily(build_tutor(settings))
     report = daily.run_pass(
-        SlackPoster(web_client(settings)), now=instant(args.now), team=args.team,
+        SlackPoster(web_client(settings)),
+        now=instant(args.now),
+        team=args.team,
         channel=args.channel,
-    )  # fmt: skip
+    )
     print("\n".join(replies.pass_lines(report)))
     fine = ("posted", "adopted", "taken", "in_flight")
     trouble = report.problems or any(o.status not in fine for o in report.outcomes)
@@ -346,9 +356,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     board = sub.add_parser("leaderboard", help="show who is ahead")
     board.add_argument(
-        "--period", choices=PERIODS, default=DEFAULT_PERIOD,
+        "--period",
+        choices=PERIODS,
+        default=DEFAULT_PERIOD,
         help="week (from Monday 00:00) or month, in the channel's schedule zone (else UTC); or all",
-    )  # fmt: skip
+    )
     board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
     board.add_argument(
         "--team", help="Slack workspace id (default: the channel's, else the local chat)"
@@ -379,17 +391,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list")
     evaluate.add_argument(
-        "--calibrate", action="store_true",
+        "--calibrate",
+        action="store_true",
         help="refit the confidence coefficients on the evaluation set and show the result",
-    )  # fmt: skip
+    )
     evaluate.add_argument(
-        "--crossval", action="store_true",
+        "--crossval",
+        action="store_true",
         help="ask each knowledge phrasing of a matcher built without it (no evaluation set)",
-    )  # fmt: skip
+    )
     evaluate.add_argument(
-        "--tune", action="store_true",
+        "--tune",
+        action="store_true",
         help="search the ranking knobs for the best cross-validated top-1 (takes minutes)",
-    )  # fmt: skip
+    )
     evaluate.set_defaults(handler=cmd_eval)
 
     serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")

@@ -85,7 +85,7 @@ class _LineLoader(yaml.SafeLoader):
         self.depth = self.values = 0
         self.duplicates: list[tuple[int, str]] = []
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()
         line = event.start_mark.line + 1
         if event.anchor is not None:  # `&name` before a value, or an alias `*name`
@@ -125,7 +125,7 @@ def _construct_item(loader: _LineLoader, node: yaml.MappingNode) -> Item:
     """The mapping as an `Item`; a key written twice keeps its first value and is recorded."""
     item = Item()
     item.line = node.start_mark.line + 1
-    item.key_lines = first = {}
+    item.key_lines = first = dict[object, int]()
     for key_node, value_node in node.value:
         line = key_node.start_mark.line + 1
         if key_node.tag == "tag:yaml.org,2002:merge":

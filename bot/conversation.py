@@ -330,13 +330,21 @@ def _answer(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
 
 
 def _grade(
-    tutor: Tutor, post_id: int, choice: str, place: Place, now: dt.datetime,
+    tutor: Tutor,
+    post_id: int,
+    choice: str,
+    place: Place,
+    now: dt.datetime,
     revealed: tuple[Reveal, ...] = (),
-) -> Grade:  # fmt: skip
+) -> Grade:
     graded = tutor.answer(
-        post_id=post_id, user=place.user, choice=choice, now=now, team=place.team,
+        post_id=post_id,
+        user=place.user,
+        choice=choice,
+        now=now,
+        team=place.team,
         channel=_daily_channel(place),
-    )  # fmt: skip
+    )
     return Grade(graded, revealed)
 
 

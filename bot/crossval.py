@@ -14,6 +14,7 @@ import dataclasses
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from bot.knowledge import KnowledgeBase
 from bot.matching import Knobs, Matcher
@@ -105,7 +106,7 @@ def tune(
             for value in values:
                 if getattr(best, name) == value:
                     continue
-                trial = dataclasses.replace(best, **{name: value})
+                trial = dataclasses.replace(best, **cast(dict[str, Any], {name: value}))
                 score = crossval(knowledge, trial, k=k).top1
                 if score > best_score + min_gain:
                     best, best_score, improved = trial, score, True

@@ -117,9 +117,13 @@ class Daily:
     # -- a pass ---------------------------------------------------------------------------
 
     def run_pass(
-        self, poster: Poster, *, now: dt.datetime, team: str | None = None,
+        self,
+        poster: Poster,
+        *,
+        now: dt.datetime,
+        team: str | None = None,
         channel: str | None = None,
-    ) -> PassReport:  # fmt: skip
+    ) -> PassReport:
         """Reveal what has closed, post what is due, then reveal what those posts closed."""
         revealed, problems = self.reveal_closed(poster, now=now, team=team, channel=channel)
         outcomes = [
@@ -142,10 +146,15 @@ class Daily:
         team, channel, day = schedule.team, schedule.channel, due.local_date
         question = self.next_question(team=team, channel=channel)
         claim = self.store.claim(
-            team=team, channel=channel, local_date=day, question_id=question.id,
-            section=question.section, topic=question.topic, now=now,
+            team=team,
+            channel=channel,
+            local_date=day,
+            question_id=question.id,
+            section=question.section,
+            topic=question.topic,
+            now=now,
             closes_at=closes_at(schedule, day, now),
-        )  # fmt: skip
+        )
         if claim is None:
             held = self.store.claim_of(team=team, channel=channel, local_date=day)
             if held is not None and held.ts is None:
@@ -203,9 +212,13 @@ class Daily:
     # -- reveals --------------------------------------------------------------------------
 
     def reveal_closed(
-        self, poster: Poster, *, now: dt.datetime, team: str | None = None,
+        self,
+        poster: Poster,
+        *,
+        now: dt.datetime,
+        team: str | None = None,
         channel: str | None = None,
-    ) -> tuple[tuple[Reveal, ...], tuple[str, ...]]:  # fmt: skip
+    ) -> tuple[tuple[Reveal, ...], tuple[str, ...]]:
         """Reveal every closed, unrevealed post once; a failed reveal is retried next pass."""
         done, problems = [], []
         for post in self.store.to_reveal(now, team=team, channel=channel):
@@ -246,7 +259,9 @@ class Daily:
         until = dt.datetime.combine(local_date, dt.time(0), tzinfo=zone)
         since = dt.datetime.combine(local_date - dt.timedelta(days=7), dt.time(0), tzinfo=zone)
         standings = Standings(self.tutor.store)
-        where = {"team": schedule.team, "now": until, "since": since, "until": until}
-        top = standings.board(channel=schedule.channel, limit=3, **where).standings
-        teams = standings.teams(**where).teams
+        team, channel = schedule.team, schedule.channel
+        top = standings.board(
+            team=team, channel=channel, now=until, since=since, until=until, limit=3
+        ).standings
+        teams = standings.teams(team=team, now=until, since=since, until=until).teams
         return Recap(tuple(top), teams)

@@ -135,9 +135,13 @@ def baseline(catalog: Catalog) -> Answerer:
 
     def answer(question: str) -> tuple[str | None, tuple[str, ...], int]:
         found = process.extract(
-            question, choices, scorer=fuzz.WRatio, processor=utils.default_process,
-            score_cutoff=0, limit=30,
-        )  # fmt: skip
+            question,
+            choices,
+            scorer=fuzz.WRatio,
+            processor=utils.default_process,
+            score_cutoff=0,
+            limit=30,
+        )
         ranked = list(dict.fromkeys(owners[i] for _, _, i in found))
         score = found[0][1] if found else 0
         best = ranked[0] if ranked and score >= BASELINE_CUTOFF else None

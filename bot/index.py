@@ -93,9 +93,18 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
     longest = max((len(p.split()) for p in name_phrases if p), default=0)
     position = {e.id: i for i, e in enumerate(entries)}
     return Index(
-        entries, position, names, name_phrases, longest, phrasings, dict(postings), idf, frequency,
-        dict(by_length), max(idf.values(), default=1.0),
-    )  # fmt: skip
+        entries,
+        position,
+        names,
+        name_phrases,
+        longest,
+        phrasings,
+        dict(postings),
+        idf,
+        frequency,
+        dict(by_length),
+        max(idf.values(), default=1.0),
+    )
 
 
 def _saturate(centrality: float, k1: float) -> float:

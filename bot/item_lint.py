@@ -68,9 +68,21 @@ OTHER_NAMES = (
 )
 
 _BRANDS = (
-    "Vertex AI", "Google Cloud", "Google", "Cloud", "BigQuery", "Compute Engine", "Gemini",
-    "Dataflow", "Dataproc", "Datastream", "Kubeflow", "TensorFlow", "Keras", "AutoML",
-)  # fmt: skip
+    "Vertex AI",
+    "Google Cloud",
+    "Google",
+    "Cloud",
+    "BigQuery",
+    "Compute Engine",
+    "Gemini",
+    "Dataflow",
+    "Dataproc",
+    "Datastream",
+    "Kubeflow",
+    "TensorFlow",
+    "Keras",
+    "AutoML",
+)
 _BRAND_NAME = re.compile(  # a brand, then capitalised words, short acronyms or versions
     r"\b(?:" + "|".join(re.escape(b) for b in _BRANDS) + r")"
     r"(?:[ -](?:[A-Z][a-z][\w/-]*|[A-Z][A-Z\d]{0,3}s?\b|v?\d\w*))*"
@@ -185,11 +197,14 @@ def lint_question(question: Question, known: Sequence[str]) -> list[tuple[str, s
     median = statistics.median(len(text) for text in others)
     if len(key) > MAX_LENGTH_RATIO * median:
         ratio = len(key) / median
-        found.append((
-            "long-correct",
-            f"the key ({question.answer}) is {ratio:.1f}x the median length of the other choices "
-            f"(at most {MAX_LENGTH_RATIO}); trim it, or make the distractors as specific",
-        ))  # fmt: skip
+        found.append(
+            (
+                "long-correct",
+                f"the key ({question.answer}) is {ratio:.1f}x the median length of the other "
+                f"choices (at most {MAX_LENGTH_RATIO}); trim it, or make the distractors "
+                "as specific",
+            )
+        )
     for letter, text in question.choices:
         if above := _ABOVE.search(text):
             message = f"choice {letter} says '{above.group(0)}'; name a real alternative instead"
@@ -198,11 +213,13 @@ def lint_question(question: Question, known: Sequence[str]) -> list[tuple[str, s
     for letter in question.letters:
         explanation = question.explanations.get(letter, "")
         if letter != question.answer and len(explanation.split()) < MIN_EXPLANATION_WORDS:
-            found.append((
-                "thin-explanation",
-                f"choice {letter} needs an explanation of at least {MIN_EXPLANATION_WORDS} words "
-                "saying why it is wrong here",
-            ))  # fmt: skip
+            found.append(
+                (
+                    "thin-explanation",
+                    f"choice {letter} needs an explanation of at least {MIN_EXPLANATION_WORDS} "
+                    "words saying why it is wrong here",
+                )
+            )
     found += _name_findings(question, known)
     return found
 
@@ -215,11 +232,13 @@ def _echo_findings(question: Question) -> list[tuple[str, str]]:
         elsewhere = set().union(*(w for other, w in per_choice.items() if other != letter))
         echo = sorted((own & stem) - elsewhere)
         if len(echo) >= MIN_ECHO:
-            found.append((
-                "lone-echo",
-                f"choice {letter} alone repeats the question's words {', '.join(echo)}; reword "
-                "it, or let other choices use them too",
-            ))  # fmt: skip
+            found.append(
+                (
+                    "lone-echo",
+                    f"choice {letter} alone repeats the question's words {', '.join(echo)}; reword "
+                    "it, or let other choices use them too",
+                )
+            )
     return found
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.content import (
@@ -22,14 +22,33 @@ MAX_NAME = 60  # a short name fits a Slack button (75) and one line of a list
 # The most characters per field (per text, for lists), so every answer fits Slack's blocks with
 # nothing cut: see "Limits" in knowledge/README.md for how the numbers add up.
 LIMITS = {
-    "id": 64, "topic": 60, "means": 300, "name": MAX_NAME, "requirements": 300, "aliases": 100,
-    "why": 1000, "watch_out": 500, "status_note": 500, "sources": 500,
-}  # fmt: skip
+    "id": 64,
+    "topic": 60,
+    "means": 300,
+    "name": MAX_NAME,
+    "requirements": 300,
+    "aliases": 100,
+    "why": 1000,
+    "watch_out": 500,
+    "status_note": 500,
+    "sources": 500,
+}
 STATUSES = ("current", "renamed", "deprecated")
 _KEYS = {
-    "id", "section", "topic", "means", "name", "requirements", "aliases", "why", "watch_out",
-    "status", "status_note", "sources", "checked",
-}  # fmt: skip
+    "id",
+    "section",
+    "topic",
+    "means",
+    "name",
+    "requirements",
+    "aliases",
+    "why",
+    "watch_out",
+    "status",
+    "status_note",
+    "sources",
+    "checked",
+}
 
 
 @dataclass(frozen=True)
@@ -78,11 +97,13 @@ class KnowledgeBase:
 
     entries: tuple[Entry, ...]
 
+    _by_id: dict[str, Entry] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {e.id: e for e in self.entries})
 
     def get(self, entry_id: str) -> Entry | None:
-        return self._by_id.get(entry_id)  # type: ignore[attr-defined]
+        return self._by_id.get(entry_id)
 
     def __len__(self) -> int:
         return len(self.entries)

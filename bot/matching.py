@@ -182,9 +182,8 @@ class Matcher:
         outside = _other_platform(question)
         if outside is None:
             return result
-        ranked = (result.best,) if result.best else ()
-        return Lookup(question, None, (*ranked, *result.alternatives)[: self.knobs.alternatives],
-                      outside=outside)  # fmt: skip
+        shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
+        return Lookup(question, None, tuple(shown[: self.knobs.alternatives]), outside=outside)
 
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         entries = self._index.entries
@@ -307,9 +306,13 @@ class Matcher:
             choices += self._index.phrasings[i]
         best: dict[int, list[float]] = {i: [] for i in shortlist}
         found = process.extract(
-            text, choices, scorer=fuzz.token_set_ratio, processor=None, score_cutoff=0,
+            text,
+            choices,
+            scorer=fuzz.token_set_ratio,
+            processor=None,
+            score_cutoff=0,
             limit=None,
-        )  # fmt: skip
+        )
         top = self.knobs.phrase_top
         for _, score, n in found:  # best first
             if len(kept := best[owners[n]]) < top:

@@ -6,7 +6,7 @@ import datetime as dt
 import random
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.content import (
@@ -23,15 +23,28 @@ from bot.errors import ContentError, Problem
 LETTERS = ("A", "B", "C", "D", "E")
 DIFFICULTIES = ("easy", "medium", "hard")
 _KEYS = {
-    "id", "section", "topic", "difficulty", "question", "choices", "answer", "explanations",
-    "entries", "source",
-}  # fmt: skip
+    "id",
+    "section",
+    "topic",
+    "difficulty",
+    "question",
+    "choices",
+    "answer",
+    "explanations",
+    "entries",
+    "source",
+}
 # The most characters per field (per choice or explanation), so a question and its feedback fit
 # Slack's blocks with nothing cut: see "Limits" in knowledge/README.md for how they add up.
 LIMITS = {
-    "id": 64, "topic": 60, "question": 1000, "choices": 300, "explanations": 600,
-    "entries": 64, "source": 500,
-}  # fmt: skip
+    "id": 64,
+    "topic": 60,
+    "question": 1000,
+    "choices": 300,
+    "explanations": 600,
+    "entries": 64,
+    "source": 500,
+}
 
 
 @dataclass(frozen=True)
@@ -65,11 +78,13 @@ class QuestionBank:
 
     questions: tuple[Question, ...]
 
+    _by_id: dict[str, Question] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {q.id: q for q in self.questions})
 
     def get(self, question_id: str) -> Question | None:
-        return self._by_id.get(question_id)  # type: ignore[attr-defined]
+        return self._by_id.get(question_id)
 
     def about(self, entry_id: str) -> tuple[Question, ...]:
         """Questions that exercise an entry, those whose main entry it is first."""
@@ -138,7 +153,7 @@ def choose_question(
     pool = [q for q in bank.questions if only is None or q.id in set(only)] or list(bank.questions)
     asked_list = list(asked)
     fresh = [q for q in pool if q.id not in set(asked_list)] or pool
-    per_section = Counter(bank.get(a).section for a in asked_list if bank.get(a))
+    per_section = Counter(q.section for a in asked_list if (q := bank.get(a)) is not None)
     weakness = {s: i for i, s in enumerate(weak_sections)}
     least = min(per_section[q.section] for q in fresh)
     candidates = [q for q in fresh if per_section[q.section] == least]

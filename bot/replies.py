@@ -153,9 +153,13 @@ def feedback_lines(graded: Graded) -> list[str]:
 
 
 def leaderboard_lines(
-    standings: list[Standing], period: str, name_of: Callable[[str], str] = str,
-    *, title: str = "Leaderboard", empty: str = NO_ANSWERS_YET,
-) -> list[str]:  # fmt: skip
+    standings: list[Standing],
+    period: str,
+    name_of: Callable[[str], str] = str,
+    *,
+    title: str = "Leaderboard",
+    empty: str = NO_ANSWERS_YET,
+) -> list[str]:
     if not standings:
         return [empty]
     when = _PERIOD_TITLES.get(period, "all time")

@@ -97,13 +97,14 @@ def normalize_days(text: str) -> str:
     words = text.lower().replace(",", " ").split()
     if len(words) == 1 and words[0] in DAY_WORDS:
         return DAY_WORDS[words[0]]
-    parts = [_day_part(word) for word in words]
-    if not parts or None in parts:
+    found = [_day_part(word) for word in words]
+    parts = [part for part in found if part is not None]
+    if not parts or len(parts) != len(found):
         raise TutorError(
             f"'{text}' is not a set of days; use daily, weekdays, weekends, a range like mon-fri "
             "or a list like mon,wed,fri"
         )
-    return ",".join(parts)  # type: ignore[arg-type]
+    return ",".join(parts)
 
 
 def parse_schedule(text: str, *, team: str, channel: str) -> Schedule:
@@ -117,15 +118,26 @@ def parse_schedule(text: str, *, team: str, channel: str) -> Schedule:
     days_words = [w for w in rest if w.lower() != "recap" and not _WINDOW.match(w.lower())]
     days = normalize_days(" ".join(days_words)) if days_words else "mon-fri"
     return make_schedule(
-        team=team, channel=channel, at=at, tz=tz, days=days,
-        window_hours=windows[0] if windows else None, recap=recap,
-    )  # fmt: skip
+        team=team,
+        channel=channel,
+        at=at,
+        tz=tz,
+        days=days,
+        window_hours=windows[0] if windows else None,
+        recap=recap,
+    )
 
 
 def make_schedule(
-    *, team: str, channel: str, at: str, tz: str, days: str = "mon-fri",
-    window_hours: int | None = None, recap: bool = False,
-) -> Schedule:  # fmt: skip
+    *,
+    team: str,
+    channel: str,
+    at: str,
+    tz: str,
+    days: str = "mon-fri",
+    window_hours: int | None = None,
+    recap: bool = False,
+) -> Schedule:
     """A validated Schedule, or a TutorError saying which part is wrong and how to write it."""
     match = _TIME.match(at)
     if not match:
@@ -139,9 +151,14 @@ def make_schedule(
     if window_hours is not None and not 1 <= window_hours <= 168:
         raise TutorError(f"the answer window must be 1 to 168 hours, got {window_hours}")
     schedule = Schedule(
-        team, channel, f"{int(match.group(1)):02d}:{match.group(2)}", tz,
-        normalize_days(days), window_hours, recap,
-    )  # fmt: skip
+        team,
+        channel,
+        f"{int(match.group(1)):02d}:{match.group(2)}",
+        tz,
+        normalize_days(days),
+        window_hours,
+        recap,
+    )
     schedule.trigger()  # the days were checked word by word; this is the final word
     return schedule
 

@@ -116,10 +116,16 @@ class Standings:
         return schedule.zone if schedule else dt.UTC
 
     def board(
-        self, *, team: str, channel: str | None = None, period: Period = DEFAULT_PERIOD,
-        now: dt.datetime, limit: int = 10, until: dt.datetime | None = None,
+        self,
+        *,
+        team: str,
+        channel: str | None = None,
+        period: Period = DEFAULT_PERIOD,
+        now: dt.datetime,
+        limit: int = 10,
+        until: dt.datetime | None = None,
         since: dt.datetime | None = None,
-    ) -> Board:  # fmt: skip
+    ) -> Board:
         """A channel's board (with daily streaks) or the workspace's, for `period` at `now`.
 
         `since`/`until` override the period's bounds (the Monday recap reads last week).
@@ -138,9 +144,14 @@ class Standings:
         return Board(team, channel, period, ranked)
 
     def teams(
-        self, *, team: str, period: Period = DEFAULT_PERIOD, now: dt.datetime,
-        since: dt.datetime | None = None, until: dt.datetime | None = None,
-    ) -> TeamsBoard:  # fmt: skip
+        self,
+        *,
+        team: str,
+        period: Period = DEFAULT_PERIOD,
+        now: dt.datetime,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+    ) -> TeamsBoard:
         """Channels ranked by accuracy × participation, then accuracy, then answers."""
         start = since if since is not None else period_start(period, now, dt.UTC)
         return TeamsBoard(team, period, tuple(rank_teams(self._team_rows(team, start, until))))
@@ -173,9 +184,13 @@ class Standings:
 
     @staticmethod
     def _filter(
-        team: str, *, channel: str | None = None, since: dt.datetime | None = None,
-        until: dt.datetime | None = None, daily_only: bool = False,
-    ) -> tuple[str, list]:  # fmt: skip
+        team: str,
+        *,
+        channel: str | None = None,
+        since: dt.datetime | None = None,
+        until: dt.datetime | None = None,
+        daily_only: bool = False,
+    ) -> tuple[str, list]:
         """Which answers a board counts: by workspace, channel, answer time, and post kind."""
         where, values = ["a.team = ?"], [team]
         if channel is not None:
@@ -192,9 +207,14 @@ class Standings:
         return " and ".join(where), values
 
     def _standings(
-        self, *, team: str, channel: str | None, since: dt.datetime | None,
-        until: dt.datetime | None, limit: int,
-    ) -> list[Standing]:  # fmt: skip
+        self,
+        *,
+        team: str,
+        channel: str | None,
+        since: dt.datetime | None,
+        until: dt.datetime | None,
+        limit: int,
+    ) -> list[Standing]:
         where, values = self._filter(team, channel=channel, since=since, until=until)
         sql = f"""
             select a.user, sum(a.correct) as points, count(*), sum(a.correct)

@@ -55,9 +55,13 @@ class Tutor:
     """The whole tutor over one catalog and one store."""
 
     def __init__(
-        self, catalog: Catalog, store: Store, *, knobs: Knobs | None = None,
+        self,
+        catalog: Catalog,
+        store: Store,
+        *,
+        knobs: Knobs | None = None,
         rng: random.Random | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.catalog = catalog
         self.store = store
         self.matcher = Matcher(catalog.knowledge, knobs)
@@ -72,9 +76,12 @@ class Tutor:
             guess = lookup.ranked[0] if lookup.ranked else None
             if text.strip():
                 self.store.record_gap(
-                    question=text, asker=asker, best_guess=guess.entry.id if guess else "",
-                    confidence=lookup.confidence, now=now,
-                )  # fmt: skip
+                    question=text,
+                    asker=asker,
+                    best_guess=guess.entry.id if guess else "",
+                    confidence=lookup.confidence,
+                    now=now,
+                )
         return lookup
 
     def unsure(self, lookup: Lookup) -> bool:
@@ -87,9 +94,14 @@ class Tutor:
     # -- quizzing -------------------------------------------------------------------------
 
     def quiz(
-        self, *, team: str, user: str, channel: str = "", now: dt.datetime,
+        self,
+        *,
+        team: str,
+        user: str,
+        channel: str = "",
+        now: dt.datetime,
         entry_id: str | None = None,
-    ) -> Asked:  # fmt: skip
+    ) -> Asked:
         """The learner's next private question: a missed one that is due again, else a fresh one.
 
         Fresh questions lean toward weak sections; `entry_id` asks about one entry instead.
@@ -106,10 +118,19 @@ class Tutor:
             rng=self.rng,
         )
         post_id = self.store.add_post(
-            team=team, channel=channel, user=user, question_id=question.id,
-            section=question.section, topic=question.topic, kind="private", now=now,
-        )  # fmt: skip
-        return Asked(self.store.post(post_id), question, review=bool(due))  # type: ignore[arg-type]
+            team=team,
+            channel=channel,
+            user=user,
+            question_id=question.id,
+            section=question.section,
+            topic=question.topic,
+            kind="private",
+            now=now,
+        )
+        post = self.store.post(post_id)
+        if post is None:  # written just above on this thread's connection: cannot happen
+            raise RuntimeError(f"post {post_id} vanished right after it was written")
+        return Asked(post, question, review=bool(due))
 
     def _reviews_due(self, *, team: str, user: str, now: dt.datetime) -> list[str]:
         history = [
@@ -125,9 +146,15 @@ class Tutor:
         return Asked(post, question) if post and question else None
 
     def answer(
-        self, *, post_id: int, user: str, choice: str, now: dt.datetime, team: str,
+        self,
+        *,
+        post_id: int,
+        user: str,
+        choice: str,
+        now: dt.datetime,
+        team: str,
         channel: str | None = None,
-    ) -> Graded | None:  # fmt: skip
+    ) -> Graded | None:
         """Grade and record an answer. The first answer counts; None for an unknown post.
 
         An answer counts only where its question was put: a private question by the learner it
@@ -147,9 +174,14 @@ class Tutor:
             return Graded(question, letter, False, "closed")
         correct = letter == question.answer
         recorded = self.store.record_answer(
-            post, user=user, choice=letter, correct=correct, section=question.section,
-            topic=question.topic, now=now,
-        )  # fmt: skip
+            post,
+            user=user,
+            choice=letter,
+            correct=correct,
+            section=question.section,
+            topic=question.topic,
+            now=now,
+        )
         if not recorded:
             first = self.store.answer_of(post.id, user) or letter
             return Graded(question, first, first == question.answer, "already")

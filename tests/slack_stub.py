@@ -133,9 +133,10 @@ class SlackStub:
     def history(self, channel: str, oldest: float = 0.0) -> list[dict]:
         """conversations.history as Slack answers it: newest first, metadata included."""
         found = [
-            m for m in self.messages
+            m
+            for m in self.messages
             if m["channel"] == channel and "thread_ts" not in m and float(m["ts"]) >= oldest
-        ]  # fmt: skip
+        ]
         return sorted(found, key=lambda m: float(m["ts"]), reverse=True)
 
     def called(self, path: str | None = None) -> list[Call]:
@@ -169,9 +170,12 @@ class SlackStub:
         """Remember a posted message, as the channel would (for conversations.history)."""
         if path == "chat.postMessage" and answer.get("ok"):
             message = {
-                "type": "message", "channel": body.get("channel"), "ts": answer["ts"],
-                "text": body.get("text", ""), "bot_id": BOT_ID,
-            }  # fmt: skip
+                "type": "message",
+                "channel": body.get("channel"),
+                "ts": answer["ts"],
+                "text": body.get("text", ""),
+                "bot_id": BOT_ID,
+            }
             if isinstance(body.get("metadata"), dict):
                 message["metadata"] = body["metadata"]
             if body.get("thread_ts"):
@@ -367,49 +371,84 @@ class SlackRequests:
 
     def slash(self, text: str, *, user: str = STUDENT, channel: str = CHANNEL) -> tuple[str, str]:
         fields = {
-            "token": "legacy-verification-token", "team_id": TEAM, "team_domain": "study",
-            "channel_id": channel, "channel_name": "quiz", "user_id": user, "user_name": "student",
-            "command": "/tutor", "text": text, "api_app_id": APP_ID,
-            "is_enterprise_install": "false", "response_url": self.response_url(f"cmd{next(_ids)}"),
+            "token": "legacy-verification-token",
+            "team_id": TEAM,
+            "team_domain": "study",
+            "channel_id": channel,
+            "channel_name": "quiz",
+            "user_id": user,
+            "user_name": "student",
+            "command": "/tutor",
+            "text": text,
+            "api_app_id": APP_ID,
+            "is_enterprise_install": "false",
+            "response_url": self.response_url(f"cmd{next(_ids)}"),
             "trigger_id": f"{next(_ids)}.1.abc",
-        }  # fmt: skip
+        }
         return urllib.parse.urlencode(fields), "application/x-www-form-urlencoded"
 
     def action(
-        self, action_id: str, value: str, *, user: str = STUDENT, block_id: str = "b1",
-        channel: str = CHANNEL, team: str = TEAM,
-    ) -> tuple[str, str]:  # fmt: skip
+        self,
+        action_id: str,
+        value: str,
+        *,
+        user: str = STUDENT,
+        block_id: str = "b1",
+        channel: str = CHANNEL,
+        team: str = TEAM,
+    ) -> tuple[str, str]:
         payload = {
             "type": "block_actions",
             "user": {"id": user, "username": "student", "name": "student", "team_id": team},
-            "api_app_id": APP_ID, "token": "legacy-verification-token",
+            "api_app_id": APP_ID,
+            "token": "legacy-verification-token",
             "container": {
-                "type": "message", "message_ts": "1773470000.000100", "channel_id": channel,
+                "type": "message",
+                "message_ts": "1773470000.000100",
+                "channel_id": channel,
                 "is_ephemeral": True,
             },
-            "trigger_id": f"{next(_ids)}.1.abc", "team": {"id": team, "domain": "study"},
-            "channel": {"id": channel, "name": "quiz"}, "state": {"values": {}},
+            "trigger_id": f"{next(_ids)}.1.abc",
+            "team": {"id": team, "domain": "study"},
+            "channel": {"id": channel, "name": "quiz"},
+            "state": {"values": {}},
             "response_url": self.response_url(f"act{next(_ids)}"),
-            "actions": [{
-                "action_id": action_id, "block_id": block_id, "value": value, "type": "button",
-                "text": {"type": "plain_text", "text": "B"}, "action_ts": f"{time.time():.6f}",
-            }],
-        }  # fmt: skip
+            "actions": [
+                {
+                    "action_id": action_id,
+                    "block_id": block_id,
+                    "value": value,
+                    "type": "button",
+                    "text": {"type": "plain_text", "text": "B"},
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
+        }
         return urllib.parse.urlencode(
             {"payload": json.dumps(payload)}
         ), "application/x-www-form-urlencoded"
 
     def event(self, event: dict, *, event_id: str | None = None) -> tuple[str, str]:
         envelope = {
-            "token": "legacy-verification-token", "team_id": TEAM, "api_app_id": APP_ID,
-            "event": event, "type": "event_callback", "event_id": event_id or f"Ev{next(_ids):08d}",
+            "token": "legacy-verification-token",
+            "team_id": TEAM,
+            "api_app_id": APP_ID,
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id or f"Ev{next(_ids):08d}",
             "event_time": int(time.time()),
-            "authorizations": [{
-                "enterprise_id": None, "team_id": TEAM, "user_id": BOT_USER, "is_bot": True,
-                "is_enterprise_install": False,
-            }],
-            "is_ext_shared_channel": False, "event_context": "4-abc",
-        }  # fmt: skip
+            "authorizations": [
+                {
+                    "enterprise_id": None,
+                    "team_id": TEAM,
+                    "user_id": BOT_USER,
+                    "is_bot": True,
+                    "is_enterprise_install": False,
+                }
+            ],
+            "is_ext_shared_channel": False,
+            "event_context": "4-abc",
+        }
         return json.dumps(envelope), "application/json"
 
     def url_verification(self, challenge: str) -> tuple[str, str]:
@@ -557,9 +596,13 @@ class Server:
 
 
 def start(
-    tmp: Path, api_url: str | None, *, content: Path | None = None, workers: int = 2,
+    tmp: Path,
+    api_url: str | None,
+    *,
+    content: Path | None = None,
+    workers: int = 2,
     within: float = 60,
-) -> Server:  # fmt: skip
+) -> Server:
     """Start `tutor serve` and wait (polling /healthz, with a deadline) until it answers.
 
     Every wait is bounded by the deadline and nothing else: a slow machine only makes it wait
@@ -569,10 +612,13 @@ def start(
     if api_url is None:  # Slack unreachable: a loopback port nobody listens on
         api_url = f"http://127.0.0.1:{free_port()}/"
     env = slack_env(
-        SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET, SLACK_API_URL=api_url,
-        TUTOR_DB=str(db), WEB_CONCURRENCY=str(workers),
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_SIGNING_SECRET=SIGNING_SECRET,
+        SLACK_API_URL=api_url,
+        TUTOR_DB=str(db),
+        WEB_CONCURRENCY=str(workers),
         **({"TUTOR_CONTENT": str(content)} if content else {}),
-    )  # fmt: skip
+    )
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "bot", "serve", "--port", str(port)],

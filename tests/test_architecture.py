@@ -46,8 +46,12 @@ def test_importing_the_package_touches_nothing(tmp_path):
     ]
     code = f"import importlib; [importlib.import_module(n) for n in {names!r}]"
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False,
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(BOT.parent)},
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     assert list(tmp_path.iterdir()) == []

@@ -30,9 +30,12 @@ def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_pa
     )
     result = subprocess.run(
         [sys.executable, "-m", "bot", "eval", "--calibrate", "--file", str(cases)],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
         env={**os.environ, "TUTOR_CONTENT": str(content_root), "TUTOR_DB": str(tmp_path / "t.db")},
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     first, header, *bands = result.stdout.splitlines()
     assert first.startswith("calibration: (") and len(first.split(",")) == 6

@@ -60,8 +60,13 @@ def test_make_run_style_pipe_answers_with_automl(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"],
         input="which service for no-code training\nquit\n",
-        capture_output=True, text=True, cwd=SHIPPED_ROOT, env=env, timeout=60, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        cwd=SHIPPED_ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "AutoML" in result.stdout.splitlines()[1]
     assert (tmp_path / "chat.db").exists()

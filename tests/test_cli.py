@@ -16,9 +16,14 @@ from tests.conftest import SHIPPED_ROOT
 def tutor(*args: str, stdin: str = "", cwd=SHIPPED_ROOT, env=None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
-        input=stdin, capture_output=True, text=True, cwd=cwd, timeout=120, check=False,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
         env={**os.environ, **(env or {})},
-    )  # fmt: skip
+    )
 
 
 def test_ask_json_shape(tmp_path):

@@ -30,9 +30,14 @@ def _daily_post(db) -> int:
             "insert into posts (team, channel, user, question_id, section, topic, kind, "
             "posted_at, closes_at, ts, local_date) values (?, ?, '', 'q-oom', '3.2', "
             "'Troubleshooting', 'daily', ?, ?, '1.0', ?)",
-            [TEAM, CHANNEL, now.isoformat(timespec="seconds"),
-             (now + dt.timedelta(hours=2)).isoformat(timespec="seconds"), str(now.date())],
-        )  # fmt: skip
+            [
+                TEAM,
+                CHANNEL,
+                now.isoformat(timespec="seconds"),
+                (now + dt.timedelta(hours=2)).isoformat(timespec="seconds"),
+                str(now.date()),
+            ],
+        )
         return int(cursor.lastrowid)
 
 
@@ -45,10 +50,11 @@ def test_kill_9_mid_burst_loses_no_acknowledged_click_and_doubles_none(tmp_path,
         slack = SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
         users = [f"U0B{round_}{n:06d}" for n in range(CLICKS)]
         clicks = {
-            u: slack.action(f"answer_{'abc'[n % 3]}", f"{post_id}:{'ABC'[n % 3]}", user=u,
-                            channel=CHANNEL)
+            u: slack.action(
+                f"answer_{'abc'[n % 3]}", f"{post_id}:{'ABC'[n % 3]}", user=u, channel=CHANNEL
+            )
             for n, u in enumerate(users)
-        }  # fmt: skip
+        }
         acknowledged: list[str] = []
         enough = threading.Event()
         lock = threading.Lock()

@@ -62,9 +62,12 @@ def test_tutor_eval_crossval_prints_the_figures(content_root, tmp_path):
     """`tutor eval --crossval` reports top-1 and top-3 over the phrasings, no eval file needed."""
     result = subprocess.run(
         [sys.executable, "-m", "bot", "eval", "--crossval"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
         env={**os.environ, "TUTOR_CONTENT": str(content_root), "TUTOR_DB": str(tmp_path / "t.db")},
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("15 phrasings, each asked of a matcher built without it")

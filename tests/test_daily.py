@@ -109,10 +109,15 @@ def test_a_post_slack_took_before_the_process_died_is_adopted_not_posted_again(t
     berlin(daily, window_hours=4)
     question = daily.next_question(team=TEAM, channel="C123")
     claim = daily.store.claim(
-        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
-        section=question.section, topic=question.topic, now=TUESDAY_9,
+        team=TEAM,
+        channel="C123",
+        local_date=TUESDAY_9.date(),
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        now=TUESDAY_9,
         closes_at=utc(2026, 12, 1, 12),
-    )  # fmt: skip
+    )
     slack = RecordingPoster()  # stands for the channel: it remembers what was posted
     slack.post_question(daily.tutor.store.post(claim.post_id), question, None)
     soon = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 1)).outcomes
@@ -153,9 +158,15 @@ def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
     berlin(daily)
     question = daily.next_question(team=TEAM, channel="C123")
     claimed = daily.store.claim(
-        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
-        section=question.section, topic=question.topic, now=TUESDAY_9, closes_at=utc(2026, 12, 2),
-    )  # fmt: skip
+        team=TEAM,
+        channel="C123",
+        local_date=TUESDAY_9.date(),
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        now=TUESDAY_9,
+        closes_at=utc(2026, 12, 2),
+    )
     assert claimed is not None
     soon, later = RecordingPoster(), RecordingPoster()
     daily.run_pass(soon, now=utc(2026, 12, 1, 8, 10))
@@ -329,8 +340,9 @@ def test_the_repeated_hour_at_fall_back_posts_once(tmp_path):
     daily = make_daily(tmp_path)
     daily.set_schedule(
         make_schedule(team=TEAM, channel="C123", at="02:30", tz="Europe/Berlin", days="*"),
-        by="U0ADMIN", now=utc(2026, 10, 1),
-    )  # fmt: skip
+        by="U0ADMIN",
+        now=utc(2026, 10, 1),
+    )
     poster = RecordingPoster()
     for moment in (utc(2026, 10, 25, 0, 30), utc(2026, 10, 25, 1, 30)):
         daily.run_pass(poster, now=moment)
@@ -344,10 +356,15 @@ def test_a_stale_claim_posted_afresh_closes_by_its_own_window(tmp_path):
     berlin(daily, window_hours=4)
     question = daily.next_question(team=TEAM, channel="C123")
     daily.store.claim(
-        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
-        section=question.section, topic=question.topic, now=TUESDAY_9,
+        team=TEAM,
+        channel="C123",
+        local_date=TUESDAY_9.date(),
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        now=TUESDAY_9,
         closes_at=utc(2026, 12, 1, 12),
-    )  # fmt: skip
+    )
     poster = RecordingPoster()
     report = daily.run_pass(poster, now=utc(2026, 12, 1, 8, 20))
     assert [(o.channel, o.status) for o in report.outcomes] == [("C123", "posted")]
@@ -362,11 +379,19 @@ def test_a_rerun_names_the_channel_whose_post_is_in_flight(tmp_path):
     berlin(daily)
     question = daily.next_question(team=TEAM, channel="C123")
     claim = daily.store.claim(
-        team=TEAM, channel="C123", local_date=TUESDAY_9.date(), question_id=question.id,
-        section=question.section, topic=question.topic, now=TUESDAY_9,
+        team=TEAM,
+        channel="C123",
+        local_date=TUESDAY_9.date(),
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        now=TUESDAY_9,
         closes_at=utc(2026, 12, 2),
-    )  # fmt: skip
+    )
     (outcome,) = daily.run_pass(RecordingPoster(), now=utc(2026, 12, 1, 8, 5)).outcomes
     assert (outcome.channel, outcome.local_date, outcome.status, outcome.post_id) == (
-        "C123", TUESDAY_9.date(), "in_flight", claim.post_id,
-    )  # fmt: skip
+        "C123",
+        TUESDAY_9.date(),
+        "in_flight",
+        claim.post_id,
+    )

@@ -35,15 +35,21 @@ class Tutor:
     def __init__(self, tmp: Path, api_url: str) -> None:
         self.db = tmp / "tutor.db"
         self.env = slack_env(
-            SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_API_URL=api_url, TUTOR_DB=str(self.db),
+            SLACK_BOT_TOKEN=BOT_TOKEN,
+            SLACK_API_URL=api_url,
+            TUTOR_DB=str(self.db),
             TUTOR_CONTENT=str(write_content(tmp / "content", quiz=DAILY_QUIZ)),
-        )  # fmt: skip
+        )
 
     def popen(self, *args: str) -> subprocess.Popen:
         return subprocess.Popen(
-            [sys.executable, "-m", "bot", *args], cwd=ROOT, env=self.env, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot", *args],
+            cwd=ROOT,
+            env=self.env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
 
     def __call__(self, *args: str) -> subprocess.CompletedProcess:
         process = self.popen(*args)
@@ -100,8 +106,20 @@ def test_kill_9_after_slack_took_the_post_leaves_exactly_one_post(tmp_path, stub
     """`tutor daily` killed after Slack accepted its post: in flight, then adopted, then closed
     and revealed; one post for the date, never a second copy with live buttons."""
     tutor = Tutor(tmp_path, stub.url)
-    tutor("schedule", "add", "--channel", "C123", "--at", "09:00", "--tz", "Europe/Berlin",
-          "--window", "4", "--team", TEAM)  # fmt: skip
+    tutor(
+        "schedule",
+        "add",
+        "--channel",
+        "C123",
+        "--at",
+        "09:00",
+        "--tz",
+        "Europe/Berlin",
+        "--window",
+        "4",
+        "--team",
+        TEAM,
+    )
     answer = stub.hold("chat.postMessage")  # Slack takes the message; its answer never arrives
     process = tutor.popen("daily", "--now", "2026-12-01T08:00:00Z")
     assert stub.wait_for("chat.postMessage", within=60), "the post never reached the stand-in"

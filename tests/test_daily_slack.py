@@ -131,9 +131,13 @@ def test_channel_board_names_people_as_mentions_in_a_private_reply(tmp_path, cli
     report = daily.run_pass(SlackPoster(client), now=TUESDAY_9)
     post_id = report.outcomes[0].post_id
     daily.tutor.answer(
-        post_id=post_id, user="U0ANA", choice="B", now=utc(2026, 12, 1, 9), team=TEAM,
+        post_id=post_id,
+        user="U0ANA",
+        choice="B",
+        now=utc(2026, 12, 1, 9),
+        team=TEAM,
         channel="C123",
-    )  # fmt: skip
+    )
     shared = services(daily, {"U0ANA": {"profile": {"display_name": "Ana <3"}}})
     said = converse("leaderboard", shared, team=TEAM, channel="C123", user="U0ANA")
     text = str(said.message.blocks)
@@ -170,9 +174,13 @@ def test_monday_recap_message_is_valid(tmp_path, client):
     poster = SlackPoster(client, DisplayNames(FakeUsers({"U1": {"real_name": "Una"}})))
     first = daily.run_pass(poster, now=utc(2026, 12, 4, 8, 0)).outcomes[0]
     daily.tutor.answer(
-        post_id=first.post_id, user="U1", choice="B", now=utc(2026, 12, 4, 9), team=TEAM,
+        post_id=first.post_id,
+        user="U1",
+        choice="B",
+        now=utc(2026, 12, 4, 9),
+        team=TEAM,
         channel="C123",
-    )  # fmt: skip
+    )
     monday = daily.run_pass(poster, now=utc(2026, 12, 7, 8, 0)).outcomes[0]
     post = daily.tutor.store.post(monday.post_id)
     question = daily.tutor.catalog.questions.get(post.question_id)
@@ -209,9 +217,13 @@ def test_slash_schedule_through_the_bolt_app(tmp_path, stub, client):
     """/tutor schedule from a TUTOR_ADMINS user: empty ack, then an in-channel confirmation."""
     daily = make_daily(tmp_path)
     settings = Settings(
-        db_path=tmp_path / "tutor.db", content_root=tmp_path / "content", bot_token="xoxb-test",
-        signing_secret=SIGNING_SECRET, api_url=stub.url, admins=(STUDENT,),
-    )  # fmt: skip
+        db_path=tmp_path / "tutor.db",
+        content_root=tmp_path / "content",
+        bot_token="xoxb-test",
+        signing_secret=SIGNING_SECRET,
+        api_url=stub.url,
+        admins=(STUDENT,),
+    )
     app = create_app(settings, daily.tutor, client, clock=lambda: TUESDAY_9)
     slack = SlackRequests("unused", SIGNING_SECRET, response_url=stub.response_url)
     body, content_type = slack.slash("schedule 09:00 Europe/Berlin mon,wed,fri", channel="C123")

@@ -46,9 +46,12 @@ def test_no_question_copies_a_phrasing(path):
     copies = []
     for case in read_cases([path]):
         found = process.extractOne(
-            utils.default_process(case.question), choices, scorer=fuzz.ratio, processor=None,
+            utils.default_process(case.question),
+            choices,
+            scorer=fuzz.ratio,
+            processor=None,
             score_cutoff=NEAR_COPY,
-        )  # fmt: skip
+        )
         if found:
             copies.append(f"{case.question!r} ~ {phrasings[found[2]][1]}: {found[0]!r}")
     assert copies == []

@@ -105,13 +105,17 @@ CLICK = {
         (b'{"type": "event_callback", "event": {"type": "app_mention"}}', "application/json"),
         (json.dumps({"a": [[[[{"b": 1}]]]]}).encode(), "application/json"),
         (b"", None),
-        (_form({"type": "view_submission", "user": {"id": "U1"}, "view": {"type": "modal"}}),
-         "application/x-www-form-urlencoded"),
-        (_form({"type": "view_closed", "user": {"id": "U1"}, "view": {"type": "home"}}),
-         "application/x-www-form-urlencoded"),
+        (
+            _form({"type": "view_submission", "user": {"id": "U1"}, "view": {"type": "modal"}}),
+            "application/x-www-form-urlencoded",
+        ),
+        (
+            _form({"type": "view_closed", "user": {"id": "U1"}, "view": {"type": "home"}}),
+            "application/x-www-form-urlencoded",
+        ),
         (b"x" * gate.MAX_BODY, None),
     ],
-)  # fmt: skip
+)
 def test_well_formed_bodies_pass(body, content_type):
     """What Slack sends passes the body check."""
     assert gate.check_body(body, content_type) is None
@@ -127,27 +131,37 @@ def test_well_formed_bodies_pass(body, content_type):
         (b"[" * 5000 + b"]" * 5000, "body is not valid JSON or form data"),
         (b'{"a": ' + b"[" * 41 + b"]" * 41 + b"}", "body nests deeper than 40 levels"),
         (_form({**CLICK, "actions": []}), "block_actions without actions"),
-        (_form({**CLICK, "actions": [{"value": "1:A"}]}),
-         "block_actions with an action that has no action_id"),
-        (_form({**CLICK, "actions": [{"action_id": "a", "value": 1}]}),
-         "block_actions with a value that is not a string"),
+        (
+            _form({**CLICK, "actions": [{"value": "1:A"}]}),
+            "block_actions with an action that has no action_id",
+        ),
+        (
+            _form({**CLICK, "actions": [{"action_id": "a", "value": 1}]}),
+            "block_actions with a value that is not a string",
+        ),
         (_form({**CLICK, "channel": "C1"}), "block_actions whose channel is not an object"),
         (_form({**CLICK, "container": []}), "block_actions whose container is not an object"),
         (_form({**CLICK, "team": "T1"}), "block_actions whose team is not an object"),
-        (_form({"type": "view_closed", "user": {"id": "U1"}, "view": []}),
-         "view_closed without a view type"),
-        (_form({"type": "view_submission", "view": {"type": "modal"}}),
-         "view_submission without a user id"),
+        (
+            _form({"type": "view_closed", "user": {"id": "U1"}, "view": []}),
+            "view_closed without a view type",
+        ),
+        (
+            _form({"type": "view_submission", "view": {"type": "modal"}}),
+            "view_submission without a user id",
+        ),
         (_form({**CLICK, "user": {"name": "x"}}), "block_actions without a user id"),
-        (_form({"type": "view_submission", "user": {"id": "U1"}, "view": {}}),
-         "view_submission without a view type"),
+        (
+            _form({"type": "view_submission", "user": {"id": "U1"}, "view": {}}),
+            "view_submission without a view type",
+        ),
         (b'{"type": "event_callback", "event": []}', "event_callback without an event type"),
         (b'{"type": "url_verification"}', "missing challenge"),
         (b'{"type": 5}', "type is not a string"),
         (b"command=%2Ftutor&text=quiz", "missing user_id, team_id"),
         (b"x" * (gate.MAX_BODY + 1), f"body larger than {gate.MAX_BODY} bytes"),
     ],
-)  # fmt: skip
+)
 def test_malformed_bodies_get_a_named_reason(body, reason):
     """Each malformed body gets 400 (413 when too large) and a reason a person can read."""
     json_like = body[:1] in (b"[", b"{")

@@ -72,9 +72,14 @@ def daily_post(server, *, channel: str = DAILY_CHANNEL, open_for: float = 3600) 
             "insert into posts (team, channel, user, question_id, section, topic, kind, "
             "posted_at, closes_at, ts, local_date) values (?, ?, '', 'q-oom', '3.2', "
             "'Troubleshooting', 'daily', ?, ?, '1.0', ?)",
-            [TEAM, channel, now.isoformat(timespec="seconds"),
-             closes.isoformat(timespec="seconds"), f"{now.date()}-{time.monotonic_ns()}"],
-        )  # fmt: skip
+            [
+                TEAM,
+                channel,
+                now.isoformat(timespec="seconds"),
+                closes.isoformat(timespec="seconds"),
+                f"{now.date()}-{time.monotonic_ns()}",
+            ],
+        )
         return int(cursor.lastrowid)
 
 
@@ -143,22 +148,28 @@ def _click_payload(**changes: object) -> dict:
 
 
 MALFORMED = {
-    "broken-json": ("{\"type\": ", "application/json"),
+    "broken-json": ('{"type": ', "application/json"),
     "json-array": ("[1, 2]", "application/json"),
-    "json-string": ("\"hello\"", "application/json"),
+    "json-string": ('"hello"', "application/json"),
     "payload-not-json": _form("{not json"),
     "payload-a-list": _form([1, 2]),
-    "not-utf8": (b"payload=%7B%22type%22%3A%20%22\xff\xfe%22%7D", "application/x-www-form-urlencoded"),
+    "not-utf8": (
+        b"payload=%7B%22type%22%3A%20%22\xff\xfe%22%7D",
+        "application/x-www-form-urlencoded",
+    ),
     "nested-5000": ("[" * 5000 + "]" * 5000, "application/json"),
-    "nested-5000-in-object": ("{\"a\": " + "[" * 5000 + "]" * 5000 + "}", "application/json"),
+    "nested-5000-in-object": ('{"a": ' + "[" * 5000 + "]" * 5000 + "}", "application/json"),
     "actions-empty": _form(_click_payload(actions=[])),
     "actions-not-a-list": _form(_click_payload(actions={"action_id": "answer_a"})),
     "action-without-id": _form(_click_payload(actions=[{"value": "1:A"}])),
     "click-without-user": _form(_click_payload(user=None)),
     "view-without-type": _form({"type": "view_submission", "user": {"id": STUDENT}, "view": {}}),
-    "event-without-event": ("{\"type\": \"event_callback\", \"team_id\": \"T1\"}", "application/json"),
-    "slash-without-command-user": ("command=%2Ftutor&text=quiz&team_id=T1", "application/x-www-form-urlencoded"),
-}  # fmt: skip
+    "event-without-event": ('{"type": "event_callback", "team_id": "T1"}', "application/json"),
+    "slash-without-command-user": (
+        "command=%2Ftutor&text=quiz&team_id=T1",
+        "application/x-www-form-urlencoded",
+    ),
+}
 
 
 @pytest.mark.parametrize("name", list(MALFORMED))

@@ -31,11 +31,19 @@ def question(
 ) -> Question:
     letters = "ABCDE"[: len(choices)]
     return Question(
-        id=qid, section="3.2", topic="Test", difficulty="easy", question=stem,
-        choices=tuple(zip(letters, choices, strict=True)), answer=answer,
-        explanations=explanations or dict.fromkeys(letters, EXPLAINED), entries=("automl",),
-        source="https://cloud.google.com/vertex-ai/docs", file="quizzes/t.yaml", line=line,
-    )  # fmt: skip
+        id=qid,
+        section="3.2",
+        topic="Test",
+        difficulty="easy",
+        question=stem,
+        choices=tuple(zip(letters, choices, strict=True)),
+        answer=answer,
+        explanations=explanations or dict.fromkeys(letters, EXPLAINED),
+        entries=("automl",),
+        source="https://cloud.google.com/vertex-ai/docs",
+        file="quizzes/t.yaml",
+        line=line,
+    )
 
 
 def filler(length: int) -> str:
@@ -44,9 +52,12 @@ def filler(length: int) -> str:
 
 
 def bank(
-    longest: set[int] = frozenset(), shortest: set[int] = frozenset(),
-    echoing: set[int] = frozenset(), size: int = 20, letters: str = "ABCD",
-) -> list[Question]:  # fmt: skip
+    longest: set[int] = frozenset(),
+    shortest: set[int] = frozenset(),
+    echoing: set[int] = frozenset(),
+    size: int = 20,
+    letters: str = "ABCD",
+) -> list[Question]:
     """`size` questions keyed in turn on `letters`; the listed ones have the key longest, etc."""
     questions = []
     for i in range(size):
@@ -261,9 +272,14 @@ def test_exceptions_file_is_read_with_lines_and_checked(tmp_path):
 
 def tutor_check(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bot", "check"], cwd=root, capture_output=True, text=True,
-        env={**os.environ, "TUTOR_CONTENT": str(root)}, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "check"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TUTOR_CONTENT": str(root)},
+        timeout=120,
+        check=False,
+    )
 
 
 def test_tutor_check_passes_on_the_shipped_bank_and_prints_the_shares():

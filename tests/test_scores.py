@@ -14,9 +14,15 @@ from bot.store import Store, migrations
 
 def add_post(store: Store, now: dt.datetime, **overrides) -> int:
     values = dict(
-        team="T1", channel="C1", user="", question_id="q-oom", section="3.2",
-        topic="Troubleshooting", kind="daily", now=now,
-    )  # fmt: skip
+        team="T1",
+        channel="C1",
+        user="",
+        question_id="q-oom",
+        section="3.2",
+        topic="Troubleshooting",
+        kind="daily",
+        now=now,
+    )
     values.update(overrides)
     return store.add_post(**values)
 
@@ -24,9 +30,14 @@ def add_post(store: Store, now: dt.datetime, **overrides) -> int:
 def answer(store: Store, post_id: int, user: str, correct: bool, now: dt.datetime) -> bool:
     post = store.post(post_id)
     return store.record_answer(
-        post, user=user, choice="C" if correct else "A", correct=correct, section="3.2",
-        topic="Troubleshooting", now=now,
-    )  # fmt: skip
+        post,
+        user=user,
+        choice="C" if correct else "A",
+        correct=correct,
+        section="3.2",
+        topic="Troubleshooting",
+        now=now,
+    )
 
 
 def test_second_answer_to_the_same_post_is_refused(store, now):

@@ -39,8 +39,14 @@ def test_every_section_has_entries_and_questions(section):
 
 def test_every_entry_has_sources_phrasings_and_a_date():
     """Each entry cites vendor documentation and says how learners describe the need."""
-    vendor = ("https://cloud.google.com/", "https://docs.cloud.google.com/", "https://www.tensorflow.org/",
-              "https://keras.io/", "https://developers.google.com/", "https://ai.google.dev/")  # fmt: skip
+    vendor = (
+        "https://cloud.google.com/",
+        "https://docs.cloud.google.com/",
+        "https://www.tensorflow.org/",
+        "https://keras.io/",
+        "https://developers.google.com/",
+        "https://ai.google.dev/",
+    )
     for entry in ENTRIES:
         assert len(entry.requirements) >= MIN_REQUIREMENTS, entry.id
         assert any(s.startswith(vendor) for s in entry.sources), entry.id

@@ -149,9 +149,12 @@ def test_echo_is_plain_text_without_bidi_and_escaped(catalog, confident):
     """The question echoed for the thread is plain_text: as typed, minus bidi, escaped."""
     best = Match(catalog.knowledge.get("automl"), 95) if confident else None
     message = blocks.answer(
-        Lookup(TRICKY, best, ()), catalog.knowledge.get, asked=TRICKY, unsure=False,
+        Lookup(TRICKY, best, ()),
+        catalog.knowledge.get,
+        asked=TRICKY,
+        unsure=False,
         quizzable=False,
-    )  # fmt: skip
+    )
     shown = valid(message)
     assert echo(shown)["elements"] == [
         {
@@ -167,9 +170,12 @@ def test_echo_is_plain_text_without_bidi_and_escaped(catalog, confident):
 def test_long_question_is_clipped_in_the_echo(catalog):
     """A 5000-character question of `&` (escaping multiplies it by 5) stays within the limit."""
     message = blocks.answer(
-        Lookup("&", None, ()), catalog.knowledge.get, asked="&" * 5000, unsure=False,
+        Lookup("&", None, ()),
+        catalog.knowledge.get,
+        asked="&" * 5000,
+        unsure=False,
         quizzable=False,
-    )  # fmt: skip
+    )
     (said,) = texts([echo(valid(message))], "plain_text")
     assert said == "You asked: " + "&amp;" * (blocks.ECHO_TEXT - 1) + "…"
     assert len(said) <= blocks.SECTION_TEXT
@@ -178,9 +184,12 @@ def test_long_question_is_clipped_in_the_echo(catalog):
 def test_a_question_of_only_bidi_controls_is_not_echoed(catalog):
     """Nothing left to show after removing bidi controls: no "You asked:" at all."""
     message = blocks.answer(
-        Lookup("x", None, ()), catalog.knowledge.get, asked="\u202e\u2066 \u200f", unsure=False,
+        Lookup("x", None, ()),
+        catalog.knowledge.get,
+        asked="\u202e\u2066 \u200f",
+        unsure=False,
         quizzable=False,
-    )  # fmt: skip
+    )
     assert all(b["type"] != "context" for b in valid(message))
     assert "You asked" not in everything(message)
 

@@ -358,9 +358,14 @@ def test_bad_settings_stop_serve_before_it_listens(tmp_path, settings, named):
         TUTOR_DB=str(tmp_path / "t.db"), SLACK_API_URL="http://127.0.0.1:9/", **settings
     )
     result = subprocess.run(
-        [sys.executable, "-m", "bot", "serve", "--port", str(port)], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 1 and named in result.stderr
     assert BOT_TOKEN not in result.stderr + result.stdout
     assert list(tmp_path.iterdir()) == []  # not even the database was created

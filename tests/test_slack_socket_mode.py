@@ -31,9 +31,12 @@ def wait(predicate, within: float = 20.0) -> bool:
 def test_socket_mode_connects_and_answers(tmp_path, stub):
     """With SLACK_APP_TOKEN: apps.connections.open, then envelopes acked and answered."""
     env = slack_env(
-        SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=stub.url,
-        TUTOR_DB=str(tmp_path / "tutor.db"), TUTOR_CONTENT=str(write_content(tmp_path / "content")),
-    )  # fmt: skip
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_APP_TOKEN=APP_TOKEN,
+        SLACK_API_URL=stub.url,
+        TUTOR_DB=str(tmp_path / "tutor.db"),
+        TUTOR_CONTENT=str(write_content(tmp_path / "content")),
+    )
     log = tmp_path / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(

@@ -61,18 +61,25 @@ def test_serve_notices_when_slack_comes_back(tmp_path, stub):
 def _serve(tmp_path, **settings: str) -> subprocess.CompletedProcess:
     env = slack_env(TUTOR_DB=str(tmp_path / "t.db"), **settings)
     return subprocess.run(
-        [sys.executable, "-m", "bot", "serve", "--port", str(free_port())], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "serve", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_a_rejected_bot_token_stops_serve_with_one_line(tmp_path, stub):
     """auth.test says invalid_auth: exit 1, one line naming SLACK_BOT_TOKEN, no traceback."""
     stub.fail("auth.test", error="invalid_auth", times=5)
     result = _serve(
-        tmp_path, SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET,
+        tmp_path,
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_SIGNING_SECRET=SIGNING_SECRET,
         SLACK_API_URL=stub.url,
-    )  # fmt: skip
+    )
     assert result.returncode == 1
     assert result.stderr.startswith("Error: Slack rejected SLACK_BOT_TOKEN (invalid_auth)")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
@@ -84,9 +91,12 @@ def test_a_rejected_app_token_names_slack_app_token(tmp_path, stub):
     stub.fail("apps.connections.open", error="invalid_auth", times=5)
     app_token = f"xapp-1-{APP_ID}-rejected"
     result = _serve(
-        tmp_path, SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=app_token, SLACK_API_URL=stub.url,
+        tmp_path,
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_APP_TOKEN=app_token,
+        SLACK_API_URL=stub.url,
         TUTOR_CONTENT=str(write_content(tmp_path / "content")),
-    )  # fmt: skip
+    )
     assert result.returncode == 1
     assert "Error: Slack rejected SLACK_APP_TOKEN (invalid_auth)" in result.stderr
     assert "Traceback" not in result.stderr and app_token not in result.stderr + result.stdout

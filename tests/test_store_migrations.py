@@ -56,8 +56,11 @@ def test_an_old_files_rows_read_through_the_store(tmp_path):
     private = store.post(1)
     assert private is not None
     assert (private.team, private.user, private.question_id, private.kind) == (
-        "T1", "U1", "q-automl", "private",
-    )  # fmt: skip
+        "T1",
+        "U1",
+        "q-automl",
+        "private",
+    )
     assert store.answer_of(1, "U1") == "B"
     assert store.totals(team="T1", user="U1") == (1, 1)
     board = Standings(store).board(team="T1", period="all", now=dt.datetime.now(dt.UTC))
@@ -82,9 +85,15 @@ def test_an_old_file_takes_new_writes(tmp_path):
     again = dict(section="3.2", topic="Training methods", now=THEN + dt.timedelta(hours=1))
     assert store.record_answer(private, user="U1", choice="A", correct=False, **again) is False
     claim = DailyStore(store).claim(
-        team="T1", channel="C1", local_date=dt.date(2026, 12, 1), question_id="q-automl",
-        section="3.2", topic="Training methods", now=THEN, closes_at=THEN + dt.timedelta(hours=8),
-    )  # fmt: skip
+        team="T1",
+        channel="C1",
+        local_date=dt.date(2026, 12, 1),
+        question_id="q-automl",
+        section="3.2",
+        topic="Training methods",
+        now=THEN,
+        closes_at=THEN + dt.timedelta(hours=8),
+    )
     assert claim is None
 
 

@@ -35,16 +35,24 @@ def world(tmp_path, monkeypatch):
         post, question, _ = poster.posted[-1]
         for user in ("U1", "U2") if day == 3 else ("U1",):
             tutor.answer(
-                post_id=post.id, user=user, choice=question.answer, now=utc(2026, 12, day, 9),
-                team=TEAM, channel="C123",
-            )  # fmt: skip
+                post_id=post.id,
+                user=user,
+                choice=question.answer,
+                now=utc(2026, 12, day, 9),
+                team=TEAM,
+                channel="C123",
+            )
     for user, channel in (("U1", "C123"), ("U3", "C999")):
         asked = tutor.quiz(team=TEAM, user=user, channel=channel, now=utc(2026, 12, 4, 10))
         wrong = next(x for x in asked.question.letters if x != asked.question.answer)
         tutor.answer(
-            post_id=asked.post.id, user=user, choice=wrong, now=utc(2026, 12, 4, 10), team=TEAM,
+            post_id=asked.post.id,
+            user=user,
+            choice=wrong,
+            now=utc(2026, 12, 4, 10),
+            team=TEAM,
             channel=channel,
-        )  # fmt: skip
+        )
     monkeypatch.setenv("TUTOR_DB", str(tmp_path / "tutor.db"))
     monkeypatch.setenv("TUTOR_CONTENT", str(tmp_path / "content"))
     return daily
@@ -82,9 +90,13 @@ def test_the_cli_and_slash_leaderboard_show_the_same_board(
     """`tutor leaderboard` and `/tutor leaderboard` agree on rank, points, answers and streak."""
     from_cli = json.loads(cli(capsys, "leaderboard", *cli_args, "--json"))
     said = converse(
-        slack_line, slack(world, client), team=TEAM, user="U1", channel=slack_channel,
+        slack_line,
+        slack(world, client),
+        team=TEAM,
+        user="U1",
+        channel=slack_channel,
         private=slack_channel.startswith("D"),
-    )  # fmt: skip
+    )
     expected = [
         (r["rank"], r["user"], r["points"], r["correct"], r["answered"], r["streak"])
         for r in from_cli

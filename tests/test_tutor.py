@@ -66,9 +66,16 @@ def test_closed_post_records_nothing(tutor, now):
     """After closes_at an answer is refused as closed."""
     question = tutor.catalog.questions.questions[0]
     post_id = tutor.store.add_post(
-        team="T1", channel="C1", user="", question_id=question.id, section=question.section,
-        topic=question.topic, kind="daily", now=now, closes_at=now + dt.timedelta(hours=1),
-    )  # fmt: skip
+        team="T1",
+        channel="C1",
+        user="",
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        kind="daily",
+        now=now,
+        closes_at=now + dt.timedelta(hours=1),
+    )
     late = now + dt.timedelta(hours=2)
     assert (
         tutor.answer(
@@ -155,18 +162,29 @@ def test_a_question_from_another_workspace_is_refused(tutor, now):
 
 @pytest.mark.parametrize(
     ("team", "channel", "status"),
-    [("T1", "C1", "recorded"), ("T1", "C2", "refused"), ("T2", "C1", "refused"),
-     ("T1", None, "refused")],
-)  # fmt: skip
+    [
+        ("T1", "C1", "recorded"),
+        ("T1", "C2", "refused"),
+        ("T2", "C1", "refused"),
+        ("T1", None, "refused"),
+    ],
+)
 def test_a_daily_question_counts_only_in_its_channel_and_workspace(
     tutor, now, team, channel, status
 ):
     """A daily post is answered where it was posted; from anywhere else the click is refused."""
     question = tutor.catalog.questions.questions[0]
     post_id = tutor.store.add_post(
-        team="T1", channel="C1", user="", question_id=question.id, section=question.section,
-        topic=question.topic, kind="daily", now=now, closes_at=now + dt.timedelta(hours=1),
-    )  # fmt: skip
+        team="T1",
+        channel="C1",
+        user="",
+        question_id=question.id,
+        section=question.section,
+        topic=question.topic,
+        kind="daily",
+        now=now,
+        closes_at=now + dt.timedelta(hours=1),
+    )
     graded = tutor.answer(
         post_id=post_id, user="U1", choice="A", now=now, team=team, channel=channel
     )

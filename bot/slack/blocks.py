@@ -168,9 +168,12 @@ def render(result: Result) -> Message:
     match result:
         case Answered(lookup=lookup, knowledge=knowledge):
             return answer(
-                lookup, knowledge.get, asked=result.asked, unsure=result.unsure,
+                lookup,
+                knowledge.get,
+                asked=result.asked,
+                unsure=result.unsure,
                 quizzable=result.quizzable,
-            )  # fmt: skip
+            )
         case Put(asked=asked):
             heading = replies.REVIEW if asked.review else ""
             return question(asked.post.id, asked.question, heading=heading)

@@ -151,9 +151,10 @@ def _too_deep(value: object) -> bool:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
             return True
-        children = item.values() if isinstance(item, dict) else item
-        if isinstance(item, dict | list):
-            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
 
 

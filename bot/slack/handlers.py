@@ -94,9 +94,13 @@ def slash_later(command: dict, context: BoltContext, respond: Respond, services:
 def _slash(command: dict, context: BoltContext, services: Services) -> Reply:
     channel = command.get("channel_id", "")
     return converse(
-        command.get("text", ""), services, team=_team(context), user=command["user_id"],
-        channel=channel, private=channel.startswith("D"),
-    )  # fmt: skip
+        command.get("text", ""),
+        services,
+        team=_team(context),
+        user=command["user_id"],
+        channel=channel,
+        private=channel.startswith("D"),
+    )
 
 
 # -- events (lazy) ----------------------------------------------------------------------------
@@ -122,9 +126,13 @@ def mention(
 def direct_message(event: dict, say: Say, context: BoltContext, services: Services) -> None:
     """A DM to the bot: answered in the DM."""
     reply = converse(
-        event.get("text", ""), services, team=_team(context), user=event["user"],
-        channel=event["channel"], private=True,
-    )  # fmt: skip
+        event.get("text", ""),
+        services,
+        team=_team(context),
+        user=event["user"],
+        channel=event["channel"],
+        private=True,
+    )
     say(**reply.message.as_kwargs())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from typing import Any
 
 from slack_bolt import BoltContext, BoltResponse
 
@@ -53,14 +54,15 @@ def guarded(work: Callable[..., None]) -> Callable[..., None]:
     names = inspect.getfullargspec(work).args
     wanted = [*names, *(n for n in _ERROR_ARGS if n not in names)]
 
-    def run(**given: object) -> None:
+    def run(**given: Any) -> None:
         try:
             work(**{name: given[name] for name in names})
         except Exception as error:
-            on_error(error, *(given[n] for n in _ERROR_ARGS))  # type: ignore[arg-type]
+            on_error(error, *(given[n] for n in _ERROR_ARGS))
 
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    run.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in wanted])  # type: ignore[attr-defined]
+    signature = inspect.Signature([inspect.Parameter(n, kind) for n in wanted])
+    vars(run)["__signature__"] = signature  # what inspect.signature (and so bolt) reads
     run.__name__ = run.__qualname__ = work.__name__
     run.__doc__ = work.__doc__
     return run

@@ -74,9 +74,11 @@ class SlackPoster:
         """Post with metadata naming the post id, so a rerun after a crash can find it."""
         message = blocks.question_message(post, question, recap, self.names)
         response = self._call(
-            self.client.chat_postMessage, channel=post.channel, metadata=mark(post),
+            self.client.chat_postMessage,
+            channel=post.channel,
+            metadata=mark(post),
             **message.as_kwargs(),
-        )  # fmt: skip
+        )
         return str(response["ts"])
 
     def find_posted(self, post: Post) -> str | None:
@@ -89,9 +91,11 @@ class SlackPoster:
 
         def scan() -> str | None:
             pages = self.client.conversations_history(
-                channel=post.channel, limit=200, oldest=f"{oldest.timestamp():.6f}",
+                channel=post.channel,
+                limit=200,
+                oldest=f"{oldest.timestamp():.6f}",
                 include_all_metadata=True,
-            )  # fmt: skip
+            )
             for page, response in enumerate(pages):  # follows next_cursor
                 for message in response.get("messages") or []:
                     if is_marked(message, post):
@@ -109,9 +113,11 @@ class SlackPoster:
         self._call(self.client.chat_update, channel=post.channel, ts=post.ts, **closed.as_kwargs())
         said = blocks.lines(replies.reveal_lines(reveal), bold_first=True)
         self._call(
-            self.client.chat_postMessage, channel=post.channel, thread_ts=post.ts,
+            self.client.chat_postMessage,
+            channel=post.channel,
+            thread_ts=post.ts,
             **said.as_kwargs(),
-        )  # fmt: skip
+        )
 
     @staticmethod
     def _call(method: Callable, *, history: bool = False, **kwargs: object) -> Any:

@@ -41,9 +41,13 @@ def start_scheduler(daily: Daily, client: WebClient, clock: Clock) -> Background
         run_pass(daily, poster, clock)
 
     scheduler.add_job(
-        sweep, IntervalTrigger(seconds=SWEEP_SECONDS), id="daily-sweep", coalesce=True,
-        max_instances=1, next_run_time=clock(),
-    )  # fmt: skip
+        sweep,
+        IntervalTrigger(seconds=SWEEP_SECONDS),
+        id="daily-sweep",
+        coalesce=True,
+        max_instances=1,
+        next_run_time=clock(),
+    )
     scheduler.start()
     return scheduler
 
@@ -62,8 +66,12 @@ def sync_jobs(
         if existing is not None and repr(existing.trigger) == repr(trigger):
             continue
         scheduler.add_job(
-            run_pass, trigger, args=(daily, poster, clock),
-            kwargs={"team": schedule.team, "channel": schedule.channel}, id=job_id,
-            replace_existing=True, coalesce=True,
+            run_pass,
+            trigger,
+            args=(daily, poster, clock),
+            kwargs={"team": schedule.team, "channel": schedule.channel},
+            id=job_id,
+            replace_existing=True,
+            coalesce=True,
             misfire_grace_time=int(CATCH_UP.total_seconds()),
-        )  # fmt: skip
+        )

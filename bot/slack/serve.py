@@ -82,8 +82,9 @@ class SlackLink:
         if self.reached or self.last_problem == "not checked yet":
             log.warning(
                 "Slack's Web API at %s cannot be reached (%s); serving anyway, retrying",
-                self.client.base_url, why,
-            )  # fmt: skip
+                self.client.base_url,
+                why,
+            )
         self.reached, self.last_problem = False, why
         return False
 
@@ -184,26 +185,28 @@ def guarded_wsgi(bolt: WsgiApp, secret: str, link: SlackLink) -> WsgiApp:
         if path != EVENTS_PATH or method != "POST":
             return bolt(environ, start_response)
         body = _read_body(environ)
+        if body is None:
+            return refuse(gate.Verdict(413, "body too large"), start_response)
         headers = {
             k[5:].lower().replace("_", "-"): v for k, v in environ.items() if k.startswith("HTTP_")
         }
-        verdict = (
-            gate.Verdict(413, "body too large")
-            if body is None
-            else gate.check_signature(secret, headers, body)
-            or gate.check_body(body, environ.get("CONTENT_TYPE"))
+        verdict = gate.check_signature(secret, headers, body) or gate.check_body(
+            body, environ.get("CONTENT_TYPE")
         )
         if verdict is not None:
-            log.warning("Refused a request to %s: %s %s", path, verdict.status, verdict.reason)
-            reason = HTTPStatus(verdict.status).phrase
-            start_response(
-                f"{verdict.status} {reason}", [("Content-Type", "text/plain; charset=utf-8")]
-            )
-            return [gate.plain(verdict)]
+            return refuse(verdict, start_response)
         environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
         return bolt(environ, start_response)
 
     return wsgi
+
+
+def refuse(verdict: gate.Verdict, start_response: Callable) -> Iterable[bytes]:
+    """The gate's answer: its status, a one-line plain reason, one warning in the log."""
+    log.warning("Refused a request: %s %s", verdict.status, verdict.reason)
+    status = f"{verdict.status} {HTTPStatus(verdict.status).phrase}"
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
+    return [gate.plain(verdict)]
 
 
 def _read_body(environ: dict) -> bytes | None:

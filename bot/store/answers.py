@@ -83,17 +83,27 @@ class Answers:
             "closes_at": stamp(closes_at) if closes_at else None,
             "ts": None,
         }
-        return int(self.db["posts"].insert(row).last_pk)
+        rowid = self.db.table("posts").insert(row).last_rowid
+        if rowid is None:  # SQLite always gives one for an insert; say so if it ever does not
+            raise RuntimeError("SQLite returned no row id for a new post")
+        return rowid
 
     def post(self, post_id: int) -> Post | None:
-        rows = list(self.db["posts"].rows_where("id = ?", [post_id]))
+        rows = list(self.db.table("posts").rows_where("id = ?", [post_id]))
         if not rows:
             return None
         row = rows[0]
         return Post(
-            row["id"], row["team"], row["channel"], row["user"], row["question_id"],
-            row["kind"], row["posted_at"], row["closes_at"], row["ts"],
-        )  # fmt: skip
+            row["id"],
+            row["team"],
+            row["channel"],
+            row["user"],
+            row["question_id"],
+            row["kind"],
+            row["posted_at"],
+            row["closes_at"],
+            row["ts"],
+        )
 
     def last_open_post(self, *, team: str, user: str, kind: str = "private") -> Post | None:
         """The learner's newest question of `kind` that they have not answered yet."""
@@ -107,9 +117,16 @@ class Answers:
         return self.post(row[0]) if row else None
 
     def record_answer(
-        self, post: Post, *, user: str, choice: str, correct: bool, section: str, topic: str,
+        self,
+        post: Post,
+        *,
+        user: str,
+        choice: str,
+        correct: bool,
+        section: str,
+        topic: str,
         now: dt.datetime,
-    ) -> bool:  # fmt: skip
+    ) -> bool:
         """Record a learner's answer; False when they had already answered this post."""
         sql = """
             insert or ignore into answers
@@ -118,9 +135,17 @@ class Answers:
             values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
         values = [
-            post.id, post.team, post.channel, user, post.question_id, section, topic, choice,
-            int(correct), stamp(now),
-        ]  # fmt: skip
+            post.id,
+            post.team,
+            post.channel,
+            user,
+            post.question_id,
+            section,
+            topic,
+            choice,
+            int(correct),
+            stamp(now),
+        ]
         return self.db.execute(sql, values).rowcount == 1
 
     def answer_of(self, post_id: int, user: str) -> str | None:

@@ -49,12 +49,18 @@ class DailyStore:
 
     def set_schedule(self, schedule: Schedule, *, by: str, now: dt.datetime) -> None:
         row = {
-            "team": schedule.team, "channel": schedule.channel, "at": schedule.at,
-            "tz": schedule.tz, "days": schedule.days, "window_hours": schedule.window_hours,
-            "recap": int(schedule.recap), "created_by": by, "created_at": stamp(now),
-        }  # fmt: skip
+            "team": schedule.team,
+            "channel": schedule.channel,
+            "at": schedule.at,
+            "tz": schedule.tz,
+            "days": schedule.days,
+            "window_hours": schedule.window_hours,
+            "recap": int(schedule.recap),
+            "created_by": by,
+            "created_at": stamp(now),
+        }
         with self.db.atomic():
-            self.db["schedules"].upsert(row, pk=("team", "channel"))
+            self.db.table("schedules").upsert(row, pk=("team", "channel"))
 
     def schedule(self, *, team: str, channel: str) -> Schedule | None:
         found = [s for s in self.schedules(team=team) if s.channel == channel]
@@ -62,7 +68,7 @@ class DailyStore:
 
     def schedules(self, *, team: str | None = None) -> list[Schedule]:
         where, values = ("team = ?", [team]) if team is not None else (None, None)
-        rows = self.db["schedules"].rows_where(where, values, order_by="team, channel")
+        rows = self.db.table("schedules").rows_where(where, values, order_by="team, channel")
         return [_schedule(row) for row in rows]
 
     def remove_schedule(self, *, team: str, channel: str) -> bool:
@@ -83,9 +89,17 @@ class DailyStore:
     # -- the ledger -----------------------------------------------------------------------
 
     def claim(
-        self, *, team: str, channel: str, local_date: dt.date, question_id: str, section: str,
-        topic: str, now: dt.datetime, closes_at: dt.datetime,
-    ) -> Claim | None:  # fmt: skip
+        self,
+        *,
+        team: str,
+        channel: str,
+        local_date: dt.date,
+        question_id: str,
+        section: str,
+        topic: str,
+        now: dt.datetime,
+        closes_at: dt.datetime,
+    ) -> Claim | None:
         """Claim the channel's post for a local date, or None while it is posted or in flight."""
         sql = """
             insert or ignore into posts (team, channel, user, question_id, section, topic, kind,
@@ -93,9 +107,15 @@ class DailyStore:
             values (?, ?, '', ?, ?, ?, 'daily', ?, ?, null, ?)
         """
         values = [
-            team, channel, question_id, section, topic, stamp(now), stamp(closes_at),
+            team,
+            channel,
+            question_id,
+            section,
+            topic,
+            stamp(now),
+            stamp(closes_at),
             local_date.isoformat(),
-        ]  # fmt: skip
+        ]
         cursor = self.db.execute(sql, values)
         if cursor.rowcount == 1:
             return Claim(int(cursor.lastrowid))
@@ -112,9 +132,13 @@ class DailyStore:
         return self.store.post(row[0]) if row else None
 
     def _take_stale_claim(
-        self, team: str, channel: str, local_date: dt.date, now: dt.datetime,
+        self,
+        team: str,
+        channel: str,
+        local_date: dt.date,
+        now: dt.datetime,
         closes_at: dt.datetime,
-    ) -> int | None:  # fmt: skip
+    ) -> int | None:
         # closes_at stays: a message found in the channel says the time it was claimed with
         sql = """
             update posts set posted_at = ?

@@ -24,7 +24,7 @@ migrations = Migrations("study-tutor")
 
 @migrations()
 def m001_posts_and_answers(db: sqlite_utils.Database) -> None:
-    db["posts"].create(
+    db.table("posts").create(
         {
             "id": int,
             "team": str,
@@ -41,7 +41,7 @@ def m001_posts_and_answers(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"team", "question_id", "kind", "posted_at"},
     )
-    db["answers"].create(
+    db.table("answers").create(
         {
             "id": int,
             "post_id": int,
@@ -59,15 +59,15 @@ def m001_posts_and_answers(db: sqlite_utils.Database) -> None:
         foreign_keys=[("post_id", "posts", "id")],
         not_null={"post_id", "team", "user", "choice", "correct", "answered_at"},
     )
-    db["answers"].create_index(["post_id", "user"], unique=True)
-    db["answers"].create_index(["team", "answered_at"])
-    db["answers"].create_index(["team", "user"])
+    db.table("answers").create_index(["post_id", "user"], unique=True)
+    db.table("answers").create_index(["team", "answered_at"])
+    db.table("answers").create_index(["team", "user"])
 
 
 @migrations()
 def m002_events_and_gaps(db: sqlite_utils.Database) -> None:
-    db["events"].create({"event_id": str, "seen_at": str}, pk="event_id")
-    db["gaps"].create(
+    db.table("events").create({"event_id": str, "seen_at": str}, pk="event_id")
+    db.table("gaps").create(
         {
             "id": int,
             "question": str,
@@ -88,7 +88,7 @@ def m003_daily_schedules_and_ledger(db: sqlite_utils.Database) -> None:
     index below); `ts` stays empty until Slack accepts the message, and the row is deleted again
     when posting fails. `revealed_at` is claimed the same way so a reveal happens once.
     """
-    db["schedules"].create(
+    db.table("schedules").create(
         {
             "team": str,
             "channel": str,
@@ -103,13 +103,13 @@ def m003_daily_schedules_and_ledger(db: sqlite_utils.Database) -> None:
         pk=("team", "channel"),
         not_null={"team", "channel", "at", "tz", "days", "recap", "created_at"},
     )
-    db["posts"].add_column("local_date", str)
-    db["posts"].add_column("revealed_at", str)
+    db.table("posts").add_column("local_date", str)
+    db.table("posts").add_column("revealed_at", str)
     db.execute(
         "create unique index idx_posts_daily_ledger on posts (team, channel, local_date) "
         "where kind = 'daily'"
     )
-    db["posts"].create_index(["kind", "closes_at"])
+    db.table("posts").create_index(["kind", "closes_at"])
 
 
 def stamp(moment: dt.datetime) -> str:

@@ -21,7 +21,7 @@ class Gaps:
         asker_hash = (
             hashlib.sha256(f"study-tutor:{asker}".encode()).hexdigest()[:16] if asker else ""
         )
-        self.db["gaps"].insert(
+        self.db.table("gaps").insert(
             {
                 "question": question[:500],
                 "asked_at": stamp(now),
