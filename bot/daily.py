@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
 
 from bot.errors import NotInChannel, PostFailed
 from bot.quiz import Question, choose_question
@@ -20,6 +20,7 @@ from bot.standings import Standings, TeamStanding
 from bot.store import LOCAL_TEAM, DailyStore, Post, Standing
 from bot.tutor import Tutor
 
+OutcomeStatus = Literal["posted", "adopted", "taken", "in_flight", "not_in_channel", "failed"]
 LOCAL_CHANNEL = "chat-daily"  # the local chat's pseudo-channel: a new question each UTC day
 LOCAL_SCHEDULE = Schedule(LOCAL_TEAM, LOCAL_CHANNEL, "00:00", "UTC", "*", catch_up=None)
 
@@ -60,7 +61,7 @@ class Outcome:
 
     channel: str
     local_date: dt.date
-    status: str  # posted | adopted | taken | in_flight | not_in_channel | failed
+    status: OutcomeStatus
     post_id: int | None = None
     question_id: str = ""
     detail: str = ""
@@ -166,7 +167,7 @@ class Daily:
         question = self.tutor.catalog.questions.get(post.question_id) or question
         try:
             ts = poster.find_posted(post) if claim.stale else None
-            status = "adopted" if ts else "posted"
+            status: OutcomeStatus = "adopted" if ts else "posted"
             if ts is None:
                 if claim.stale:
                     self.store.reopen(post.id, closes_at=closes_at(schedule, day, now))

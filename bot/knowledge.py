@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from bot.content import (
     Fields,
@@ -33,7 +34,8 @@ LIMITS = {
     "status_note": 500,
     "sources": 500,
 }
-STATUSES = ("current", "renamed", "deprecated")
+Status = Literal["current", "renamed", "deprecated"]
+STATUSES: tuple[Status, ...] = ("current", "renamed", "deprecated")
 _KEYS = {
     "id",
     "section",
@@ -73,7 +75,7 @@ class Entry:
     watch_out: tuple[WatchOut, ...]
     sources: tuple[str, ...]
     checked: str
-    status: str = "current"
+    status: Status = "current"
     status_note: str = ""
     short: str = ""  # the optional `name` field
     file: str = ""
@@ -144,7 +146,8 @@ def load_knowledge(folder: Path) -> KnowledgeBase:
 def _entry(fields: Fields) -> Entry:
     for key in unknown_keys(fields.item, _KEYS):
         fields.problem(f"{fields.label}: unknown field '{key}' (typo?)")
-    status = fields.choice("status", STATUSES, "current")
+    chosen = fields.choice("status", STATUSES, "current")
+    status: Status = next((s for s in STATUSES if s == chosen), "current")
     status_note = fields.text("status_note", required=status != "current")
     return Entry(
         id=fields.ident(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.catalog import Catalog
 from bot.knowledge import Entry
@@ -27,6 +28,9 @@ class Asked:
     review: bool = False  # a question missed before, back for another try
 
 
+GradeStatus = Literal["recorded", "already", "closed", "invalid", "refused"]
+
+
 @dataclass(frozen=True)
 class Graded:
     """The outcome of a click or a typed answer."""
@@ -34,7 +38,7 @@ class Graded:
     question: Question
     choice: str  # the letter the learner chose (for `already`, the one recorded first)
     correct: bool
-    status: str  # recorded | already | closed | invalid | refused (not this learner's to answer)
+    status: GradeStatus  # refused: not this learner's to answer, or not from here
     entries: tuple[Entry, ...] = ()  # what to read next, when the answer was wrong
 
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Literal
 
 import sqlite_utils
 
 from bot.store.db import stamp
+
+PostKind = Literal["private", "daily"]  # a question put to one learner, or to a channel
 
 
 @dataclass(frozen=True)
@@ -23,7 +26,7 @@ class Post:
     channel: str
     user: str
     question_id: str
-    kind: str
+    kind: PostKind
     posted_at: str
     closes_at: str | None
     ts: str | None
@@ -67,7 +70,7 @@ class Answers:
         question_id: str,
         section: str,
         topic: str,
-        kind: str,
+        kind: PostKind,
         now: dt.datetime,
         closes_at: dt.datetime | None = None,
     ) -> int:
@@ -105,7 +108,7 @@ class Answers:
             row["ts"],
         )
 
-    def last_open_post(self, *, team: str, user: str, kind: str = "private") -> Post | None:
+    def last_open_post(self, *, team: str, user: str, kind: PostKind = "private") -> Post | None:
         """The learner's newest question of `kind` that they have not answered yet."""
         sql = """
             select id from posts
@@ -169,7 +172,7 @@ class Answers:
         return [row[0] for row in self.db.execute(sql, values).fetchall()]
 
     def attempts(
-        self, *, team: str, user: str, kind: str = "private"
+        self, *, team: str, user: str, kind: PostKind = "private"
     ) -> list[tuple[str, bool, str]]:
         """(question id, correct, answered at) for one learner's answers to posts of `kind`."""
         sql = """
