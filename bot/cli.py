@@ -225,7 +225,7 @@ def instant(text: str | None) -> dt.datetime:
 
 def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
     from bot.daily import Daily
-    from bot.schedule import make_schedule
+    from bot.schedule import make_schedule, parse_sections
 
     daily = Daily(build_tutor(settings))
     team = args.team or daily.store.team_of_channel(args.channel) or workspace_of(settings)
@@ -237,6 +237,7 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
         days=args.days,
         window_hours=args.window,
         recap=args.recap,
+        sections=parse_sections(args.sections),
     )
     daily.set_schedule(schedule, by="cli", now=now_utc())
     print(f"{schedule.channel} ({schedule.team}): {replies.schedule_set(schedule)}")
@@ -248,7 +249,7 @@ def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
 
     schedules = DailyStore(Store(settings.db_path)).schedules(team=args.team)
     if args.json:
-        keys = ("team", "channel", "at", "tz", "days", "window_hours", "recap")
+        keys = ("team", "channel", "at", "tz", "days", "window_hours", "recap", "sections")
         print(json.dumps([{k: getattr(s, k) for k in keys} for s in schedules]))
     elif not schedules:
         print("No schedules. Add one with: tutor schedule add --channel C123 --at 09:00 --tz UTC")
@@ -307,6 +308,9 @@ def add_daily_commands(sub: argparse._SubParsersAction) -> None:
         "--window", type=int, help="hours a question stays open (default: until the next)"
     )
     add.add_argument("--recap", action="store_true", help="Monday's post recaps last week")
+    add.add_argument(
+        "--sections", default="", help="only questions from these exam sections, e.g. 3.1,3.2 or 3"
+    )
     add.add_argument("--team", help="Slack workspace id (default: looked up with auth.test)")
     add.set_defaults(handler=cmd_schedule_add)
     listing = actions.add_parser("list", help="show every schedule")

@@ -191,11 +191,16 @@ class Daily:
         return Outcome(channel, day, status, post.id, question.id)
 
     def next_question(self, *, team: str, channel: str) -> Question:
-        """No repeats until the pool is used up; balanced sections; the team's weakest first."""
+        """No repeats until the pool is used up; the exam's weights; the team's weakest first.
+
+        A channel whose schedule names sections gets questions from those sections only.
+        """
+        schedule = self.store.schedule(team=team, channel=channel)
         return choose_question(
             self.tutor.catalog.questions,
             asked=self.store.daily_question_ids(team=team, channel=channel),
             weak_sections=self.tutor.store.weak_sections(team=team, channel=channel),
+            sections=schedule.sections if schedule else (),
             rng=self.tutor.rng,
         )
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.content import (
+    DOMAINS,
     Fields,
     clipped,
     display_name,
@@ -143,17 +144,29 @@ def choose_question(
     asked: Iterable[str] = (),
     weak_sections: Iterable[str] = (),
     only: Iterable[str] | None = None,
+    sections: Iterable[str] = (),
     rng: random.Random,
 ) -> Question:
     """The next question: never one already asked until the pool is used up, then start over.
 
-    Sections are balanced (the least-asked section goes first); among equally asked sections, a
-    weak one (listed first = weakest) wins. `only` narrows the pool, e.g. to one entry's questions.
+    Domains come in proportion to their weight on the exam (the one furthest below its share of
+    what was asked goes first); within a domain the least-asked section goes first; among those,
+    a weak one (listed first = weakest) wins. `only` narrows the pool to some questions (one
+    entry's), `sections` to some exam sections (a team working through one chapter).
     """
-    pool = [q for q in bank.questions if only is None or q.id in set(only)] or list(bank.questions)
+    wanted = set(sections)
+    pool = [
+        q
+        for q in bank.questions
+        if (only is None or q.id in set(only)) and (not wanted or q.section in wanted)
+    ] or list(bank.questions)
     asked_list = list(asked)
     fresh = [q for q in pool if q.id not in set(asked_list)] or pool
-    per_section = Counter(q.section for a in asked_list if (q := bank.get(a)) is not None)
+    earlier = [q for a in asked_list if (q := bank.get(a)) is not None]
+    per_section = Counter(q.section for q in earlier)
+    per_domain = Counter(_domain(q.section) for q in earlier)
+    behind = min(per_domain[_domain(q.section)] / _weight(q.section) for q in fresh)
+    fresh = [q for q in fresh if per_domain[_domain(q.section)] / _weight(q.section) == behind]
     weakness = {s: i for i, s in enumerate(weak_sections)}
     least = min(per_section[q.section] for q in fresh)
     candidates = [q for q in fresh if per_section[q.section] == least]
@@ -263,3 +276,12 @@ def _explanations(fields: Fields, letters: tuple[str, ...]) -> dict[str, str]:
                 f"{fields.label}: the explanation for {clipped(str(letter))} must be text"
             )
     return {str(k): str(v).strip() for k, v in raw.items()}
+
+
+def _domain(section: str) -> str:
+    return section.split(".")[0]
+
+
+def _weight(section: str) -> int:
+    """A section's domain's share of the exam, in percent (1 for an unknown domain)."""
+    return DOMAINS.get(_domain(section), ("", 1))[1]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.content import DOMAINS, SECTIONS
 from bot.conversation import (
     USAGE,
     Answered,
@@ -75,12 +76,21 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
         other = kb_get(watch.id)
         name = other.name if other else watch.id
         lines.append(f"Don't confuse with {name}: {watch.note}")
+    lines.append(exam_section(entry.section))
     if entry.sources:
         lines.append(f"Source: {entry.sources[0]}")
     if lookup.alternatives:
         others = "; ".join(m.entry.name for m in lookup.alternatives)
         lines.append(f"Related: {others}")
     return lines
+
+
+def exam_section(section: str) -> str:
+    """Where a topic sits on the exam: its section and its domain."""
+    domain = DOMAINS.get(section.split(".")[0])
+    title = SECTIONS.get(section, "")
+    where = f" (domain: {domain[0]})" if domain else ""
+    return f"Exam section {section}: {title}{where}"
 
 
 def _watch_outs(entry: Entry, named: Entry | None) -> list[WatchOut]:
@@ -230,8 +240,10 @@ def schedule_text(schedule: Schedule) -> str:
         else "open until the next one"
     )
     recap = "; Monday's post recaps last week" if schedule.recap else ""
+    where = f", from sections {', '.join(schedule.sections)}" if schedule.sections else ""
     return (
-        f"a question at {schedule.at} {schedule.tz} on {days_text(schedule.days)}, {window}{recap}"
+        f"a question at {schedule.at} {schedule.tz} on {days_text(schedule.days)}, {window}"
+        f"{where}{recap}"
     )
 
 

@@ -13,11 +13,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.triggers.cron import CronTrigger
 
+from bot.content import DOMAINS, SECTIONS
 from bot.errors import TutorError
 
 DAY_WORDS = {"daily": "*", "everyday": "*", "weekdays": "mon-fri", "weekends": "sat,sun"}
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 _WINDOW = re.compile(r"^(\d{1,3})h$")
+_SECTIONS = re.compile(r"^\d(\.\d)?(,\d(\.\d)?)*$")  # 3.1,3.2 or a whole domain: 3
 _DAY_PART = re.compile(r"^(mon|tue|wed|thu|fri|sat|sun)(-(mon|tue|wed|thu|fri|sat|sun))?$")
 EXAMPLE = "09:00 Europe/Berlin weekdays"
 # How late a pass may still post a question (after a restart or a missed tick), like
@@ -38,6 +40,7 @@ class Schedule:
     window_hours: int | None = None
     recap: bool = False
     catch_up: dt.timedelta | None = CATCH_UP  # None: due all the rest of the local day
+    sections: tuple[str, ...] = ()  # exam sections the questions come from; () for all
 
     @property
     def zone(self) -> ZoneInfo:
@@ -108,14 +111,22 @@ def normalize_days(text: str) -> str:
 
 
 def parse_schedule(text: str, *, team: str, channel: str) -> Schedule:
-    """`09:00 Europe/Berlin weekdays [recap] [8h]` (days default to weekdays) → a Schedule."""
+    """`09:00 Europe/Berlin weekdays [recap] [8h] [3.1,3.2]` (days default to weekdays).
+
+    Section ids (or a domain number: `3` is 3.1–3.3) limit the questions to those sections.
+    """
     words = text.split()
     if len(words) < 2:
         raise TutorError(f"give a time and a time zone, e.g. `/tutor schedule {EXAMPLE}`")
     at, tz, rest = words[0], words[1], words[2:]
     recap = any(w.lower() == "recap" for w in rest)
     windows = [int(m.group(1)) for w in rest if (m := _WINDOW.match(w.lower()))]
-    days_words = [w for w in rest if w.lower() != "recap" and not _WINDOW.match(w.lower())]
+    sections = ",".join(w for w in rest if _SECTIONS.match(w))
+    days_words = [
+        w
+        for w in rest
+        if w.lower() != "recap" and not _WINDOW.match(w.lower()) and not _SECTIONS.match(w)
+    ]
     days = normalize_days(" ".join(days_words)) if days_words else "mon-fri"
     return make_schedule(
         team=team,
@@ -125,7 +136,26 @@ def parse_schedule(text: str, *, team: str, channel: str) -> Schedule:
         days=days,
         window_hours=windows[0] if windows else None,
         recap=recap,
+        sections=parse_sections(sections),
     )
+
+
+def parse_sections(text: str) -> tuple[str, ...]:
+    """'3.1,3.2' → ('3.1', '3.2'); a domain number stands for all its sections; '' for all."""
+    found: list[str] = []
+    for part in (p.strip() for p in text.replace(" ", ",").split(",")):
+        if not part:
+            continue
+        if part in DOMAINS:
+            found += [s for s in SECTIONS if s.split(".")[0] == part]
+        elif part in SECTIONS:
+            found.append(part)
+        else:
+            raise TutorError(
+                f"'{part}' is not an exam section; use section ids such as 3.1,3.2 "
+                f"or a domain number from 1 to {len(DOMAINS)}"
+            )
+    return tuple(dict.fromkeys(found))
 
 
 def make_schedule(
@@ -137,6 +167,7 @@ def make_schedule(
     days: str = "mon-fri",
     window_hours: int | None = None,
     recap: bool = False,
+    sections: tuple[str, ...] = (),
 ) -> Schedule:
     """A validated Schedule, or a TutorError saying which part is wrong and how to write it."""
     match = _TIME.match(at)
@@ -158,6 +189,7 @@ def make_schedule(
         normalize_days(days),
         window_hours,
         recap,
+        sections=parse_sections(",".join(sections)),
     )
     schedule.trigger()  # the days were checked word by word; this is the final word
     return schedule

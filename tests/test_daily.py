@@ -395,3 +395,14 @@ def test_a_rerun_names_the_channel_whose_post_is_in_flight(tmp_path):
         "in_flight",
         claim.post_id,
     )
+
+
+def test_a_channel_limited_to_a_section_only_gets_that_sections_questions(tmp_path):
+    """`/tutor schedule 09:00 Europe/Berlin daily 3.2` posts only 3.2 questions, every day."""
+    daily = make_daily(tmp_path)
+    berlin(daily, days="*", sections=("3.2",))
+    poster = RecordingPoster()
+    for day in range(1, 6):
+        daily.run_pass(poster, now=utc(2026, 12, day, 8, 0))
+    assert len(poster.posted) == 5
+    assert {q.section for _, q, _ in poster.posted} == {"3.2"}

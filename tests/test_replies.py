@@ -53,3 +53,10 @@ def test_without_a_named_service_the_order_is_the_entrys(catalog):
     )
     lines = answer_lines(Lookup("q", Match(answer, 80), ()), kb.get)
     assert [line.rsplit(": ", 1)[1] for line in _confusions(lines)] == ["First.", "Second."]
+
+
+def test_an_answer_says_where_it_sits_on_the_exam(catalog):
+    """Every answer names its exam section and domain, so learners know what they studied."""
+    lookup = Lookup("no code", Match(catalog.knowledge.get("automl"), 90), ())
+    lines = answer_lines(lookup, catalog.knowledge.get)
+    assert "Exam section 3.2: Training models (domain: Scaling prototypes into ML models)" in lines

@@ -144,3 +144,26 @@ def test_window_hours_close_the_question_early():
     schedule = berlin(window_hours=8)
     posted = utc(2026, 12, 1, 8, 5)
     assert closes_at(schedule, dt.date(2026, 12, 1), posted) == utc(2026, 12, 1, 16, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "sections"),
+    [
+        ("09:00 UTC weekdays", ()),
+        ("09:00 UTC weekdays 3.1,3.2", ("3.1", "3.2")),
+        ("09:00 UTC 3", ("3.1", "3.2", "3.3")),
+        ("09:00 UTC daily 4 6.1 recap", ("4.1", "4.2", "6.1")),
+    ],
+)
+def test_a_schedule_can_limit_its_questions_to_exam_sections(text, sections):
+    """Section ids, or a domain number for all its sections, after the time and zone."""
+    schedule = parse_schedule(text, team="T1", channel="C1")
+    assert schedule.sections == sections
+    assert schedule.days in ("mon-fri", "*")
+
+
+@pytest.mark.parametrize("text", ["09:00 UTC 7.1", "09:00 UTC 3.9", "09:00 UTC 9"])
+def test_an_unknown_section_says_which_are_known(text):
+    """A section the exam does not have is refused with how to write one."""
+    with pytest.raises(TutorError, match=r"is not an exam section; use section ids such as 3\.1"):
+        parse_schedule(text, team="T1", channel="C1")

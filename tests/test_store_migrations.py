@@ -20,6 +20,7 @@ from bot.store import DailyStore, Store, migrations
 
 BEFORE_SPLIT = Path(__file__).parent / "data" / "tutor-db-before-store-split.sql"
 SHIPPED = ["m001_posts_and_answers", "m002_events_and_gaps", "m003_daily_schedules_and_ledger"]
+NOW_ALL = [*SHIPPED, "m004_schedule_sections"]
 THEN = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 
@@ -40,14 +41,16 @@ def schema(store: Store) -> list[tuple]:
 def test_migrations_keep_their_names_and_order():
     """Migrations are forward-only: the shipped ones keep their names, in the order they ran."""
     everything = migrations.pending(sqlite_utils.Database(memory=True))
-    assert [m.name for m in everything][: len(SHIPPED)] == SHIPPED
+    assert [m.name for m in everything] == NOW_ALL
 
 
-def test_an_old_file_opens_with_nothing_pending(tmp_path):
-    """Opening a file from before the split applies nothing and leaves the old record alone."""
+def test_an_old_file_upgrades_in_place(tmp_path):
+    """A file from before the split gets only the newer migrations, its schedules kept."""
     store = Store(file_from_dump(tmp_path / "tutor.db"))
     assert migrations.pending(store.db) == []
-    assert [m.name for m in migrations.applied(store.db)] == SHIPPED
+    assert [m.name for m in migrations.applied(store.db)] == NOW_ALL
+    (schedule,) = DailyStore(store).schedules()
+    assert schedule.sections == ()  # an old schedule draws from every section
 
 
 def test_an_old_files_rows_read_through_the_store(tmp_path):
@@ -102,4 +105,4 @@ def test_a_fresh_file_gets_the_same_schema_as_an_upgraded_one(tmp_path):
     upgraded = Store(file_from_dump(tmp_path / "old.db"))
     fresh = Store(tmp_path / "new.db")
     assert schema(fresh) == schema(upgraded)
-    assert [m.name for m in migrations.applied(fresh.db)] == SHIPPED
+    assert [m.name for m in migrations.applied(fresh.db)] == NOW_ALL

@@ -56,6 +56,7 @@ class DailyStore:
             "days": schedule.days,
             "window_hours": schedule.window_hours,
             "recap": int(schedule.recap),
+            "sections": ",".join(schedule.sections),
             "created_by": by,
             "created_at": stamp(now),
         }
@@ -234,4 +235,5 @@ def _schedule(row: dict) -> Schedule:
         row["days"],
         row["window_hours"],
         bool(row["recap"]),
+        sections=tuple(s for s in (row.get("sections") or "").split(",") if s),
     )

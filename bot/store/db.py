@@ -112,6 +112,12 @@ def m003_daily_schedules_and_ledger(db: sqlite_utils.Database) -> None:
     db.table("posts").create_index(["kind", "closes_at"])
 
 
+@migrations()
+def m004_schedule_sections(db: sqlite_utils.Database) -> None:
+    """A channel can limit its daily questions to some exam sections ('' for all of them)."""
+    db.table("schedules").add_column("sections", str, not_null_default="")
+
+
 def stamp(moment: dt.datetime) -> str:
     """A UTC timestamp that sorts as text; every time in the store has this form."""
     if moment.tzinfo is None:
