@@ -107,19 +107,10 @@ def test_a_post_slack_took_before_the_process_died_is_adopted_not_posted_again(t
     """As after kill -9 between Slack's ok and the ledger: in flight, then adopted, once."""
     daily = make_daily(tmp_path)
     berlin(daily, window_hours=4)
-    question = daily.next_question(team=TEAM, channel="C123")
-    claim = daily.store.claim(
-        team=TEAM,
-        channel="C123",
-        local_date=TUESDAY_9.date(),
-        question_id=question.id,
-        section=question.section,
-        topic=question.topic,
-        now=TUESDAY_9,
-        closes_at=utc(2026, 12, 1, 12),
-    )
+    claim = claim_tuesday(daily, closes_at=utc(2026, 12, 1, 12))
     slack = RecordingPoster()  # stands for the channel: it remembers what was posted
-    slack.post_question(daily.tutor.store.post(claim.post_id), question, None)
+    post = daily.tutor.store.post(claim.post_id)
+    slack.post_question(post, daily.tutor.catalog.questions.get(post.question_id), None)
     soon = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 1)).outcomes
     assert [(o.status, o.detail) for o in soon] == [("in_flight", "2026-12-01T08:00:00+00:00")]
     later = daily.run_pass(slack, now=utc(2026, 12, 1, 8, 16)).outcomes
@@ -152,12 +143,10 @@ def test_a_post_that_broke_off_is_looked_for_before_posting_again(tmp_path):
     assert [o.status for o in second] == ["adopted"] and len(slack.posted) == 1
 
 
-def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
-    """A claim left by a process that died before posting is retried after 15 minutes."""
-    daily = make_daily(tmp_path)
-    berlin(daily)
+def claim_tuesday(daily, *, closes_at):
+    """C123's claim for Tuesday, as a run that then died would have left it (no message ts)."""
     question = daily.next_question(team=TEAM, channel="C123")
-    claimed = daily.store.claim(
+    return daily.store.claim(
         team=TEAM,
         channel="C123",
         local_date=TUESDAY_9.date(),
@@ -165,8 +154,15 @@ def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
         section=question.section,
         topic=question.topic,
         now=TUESDAY_9,
-        closes_at=utc(2026, 12, 2),
+        closes_at=closes_at,
     )
+
+
+def test_a_stale_claim_is_taken_over_after_the_lease(tmp_path):
+    """A claim left by a process that died before posting is retried after 15 minutes."""
+    daily = make_daily(tmp_path)
+    berlin(daily)
+    claimed = claim_tuesday(daily, closes_at=utc(2026, 12, 2))
     assert claimed is not None
     soon, later = RecordingPoster(), RecordingPoster()
     daily.run_pass(soon, now=utc(2026, 12, 1, 8, 10))
@@ -354,17 +350,7 @@ def test_a_stale_claim_posted_afresh_closes_by_its_own_window(tmp_path):
     """Nothing of a dead run's claim reached Slack: the new post's window starts when it posts."""
     daily = make_daily(tmp_path)
     berlin(daily, window_hours=4)
-    question = daily.next_question(team=TEAM, channel="C123")
-    daily.store.claim(
-        team=TEAM,
-        channel="C123",
-        local_date=TUESDAY_9.date(),
-        question_id=question.id,
-        section=question.section,
-        topic=question.topic,
-        now=TUESDAY_9,
-        closes_at=utc(2026, 12, 1, 12),
-    )
+    claim_tuesday(daily, closes_at=utc(2026, 12, 1, 12))
     poster = RecordingPoster()
     report = daily.run_pass(poster, now=utc(2026, 12, 1, 8, 20))
     assert [(o.channel, o.status) for o in report.outcomes] == [("C123", "posted")]
@@ -377,17 +363,7 @@ def test_a_rerun_names_the_channel_whose_post_is_in_flight(tmp_path):
     """The in-flight outcome says which channel and date, and which post holds them."""
     daily = make_daily(tmp_path)
     berlin(daily)
-    question = daily.next_question(team=TEAM, channel="C123")
-    claim = daily.store.claim(
-        team=TEAM,
-        channel="C123",
-        local_date=TUESDAY_9.date(),
-        question_id=question.id,
-        section=question.section,
-        topic=question.topic,
-        now=TUESDAY_9,
-        closes_at=utc(2026, 12, 2),
-    )
+    claim = claim_tuesday(daily, closes_at=utc(2026, 12, 2))
     (outcome,) = daily.run_pass(RecordingPoster(), now=utc(2026, 12, 1, 8, 5)).outcomes
     assert (outcome.channel, outcome.local_date, outcome.status, outcome.post_id) == (
         "C123",
