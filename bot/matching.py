@@ -72,6 +72,41 @@ OTHER_PLATFORMS = {
     "databricks": "Databricks",
     "watsonx": "IBM watsonx",
 }
+# Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
+# and no ML word at all ("firewall rule so ssh is only allowed from our office") is about that
+# area, however close some entry's wording comes; it is declined by name, like another vendor's.
+OTHER_AREAS = {
+    **dict.fromkeys(
+        ["firewall", "vpn", "dns", "nat", "cdn", "subnet", "peering", "ssh"],
+        "Google Cloud networking",
+    ),
+    **dict.fromkeys(
+        ["sql", "mysql", "postgres", "postgresql", "spanner", "firestore", "memorystore", "redis"],
+        "Google Cloud databases",
+    ),
+    **dict.fromkeys(["billing", "invoice", "budget", "budgets"], "Google Cloud billing"),
+    **dict.fromkeys(["workspace", "gmail"], "Google Workspace administration"),
+    **dict.fromkeys(["autopilot", "kubectl", "pod", "pods"], "GKE operations"),
+    **dict.fromkeys(["dead", "letter", "subscriber"], "Pub/Sub operations"),
+    **dict.fromkeys(["partitioned", "clustered", "slots"], "BigQuery administration"),
+    **dict.fromkeys(["contractor", "permission", "permissions"], "access management"),
+}
+# Words that make a question an ML question whatever else it names.
+_ML_VOCABULARY = """
+    model models modelling modeling train training trained trains retrain retraining predict
+    prediction predictions inference infer serve serving served endpoint endpoints feature
+    features embedding embeddings label labels labelled labeled labeling labelling dataset
+    datasets ml ai llm llms gemini genai generative gpu gpus tpu tpus accelerator accelerators
+    cuda accuracy precision recall auc loss overfit overfitting underfit drift skew pipeline
+    pipelines notebook notebooks jupyter colab tuning tune tuned hyperparameter hyperparameters
+    epoch epochs batch neural network networks deep learning classifier classification
+    regression forecast forecasting clustering recommendation recommender vertex automl bqml
+    tensorflow pytorch keras xgboost sklearn scikit tfx kubeflow mlops experiment experiments
+    metrics explain explainability explanation explanations shap attributions fairness bias
+    vision translation speech ocr nlp sentiment document rag prompt prompts finetune
+    finetuning lora weights checkpoint checkpoints distributed horovod vizier dataflow
+    dataproc spark beam tfrecord transformer transformers bert image images text"""
+ML_WORDS = frozenset(_ML_VOCABULARY.split())
 GOOGLE_WORDS = frozenset(
     {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
     | {"dataflow", "colab", "kubeflow"}
@@ -130,7 +165,7 @@ class Lookup:
     best: Match | None
     alternatives: tuple[Match, ...]
     named: Entry | None = None  # the service the question named, when the need points elsewhere
-    outside: str | None = None  # another vendor's platform the question is about
+    outside: str | None = None  # another vendor's platform, or a non-ML area, it is about
 
     @property
     def ranked(self) -> tuple[Match, ...]:
@@ -179,7 +214,7 @@ class Matcher:
             matches = self._matches(query, ranked)
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry)
-        outside = _other_platform(question)
+        outside = _other_platform(question) or _other_area(question)
         if outside is None:
             return result
         shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
@@ -420,6 +455,14 @@ def _other_platform(question: str) -> str | None:
     if GOOGLE_WORDS.intersection(said):
         return None
     return next((OTHER_PLATFORMS[w] for w in said if w in OTHER_PLATFORMS), None)
+
+
+def _other_area(question: str) -> str | None:
+    """The non-ML Google Cloud area a question is about, when it names one and no ML word."""
+    said = raw_words(question[:2000].lower())
+    if ML_WORDS.intersection(said):
+        return None
+    return next((OTHER_AREAS[w] for w in said if w in OTHER_AREAS), None)
 
 
 def _variants(word: str, other: str) -> bool:

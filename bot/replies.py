@@ -105,7 +105,10 @@ def _watch_outs(entry: Entry, named: Entry | None) -> list[WatchOut]:
 
 def dont_know_lines(lookup: Lookup) -> list[str]:
     if lookup.outside is not None:
-        lines = [f"That sounds like {lookup.outside}; I only cover Google Cloud (exam Domain 3)."]
+        lines = [
+            f"That sounds like {lookup.outside}, which is outside what I cover: the Google "
+            "Cloud Professional ML Engineer exam."
+        ]
         if lookup.alternatives:
             lines.append("The closest Google Cloud topics:")
             lines += [f"  - {m.entry.name}" for m in lookup.alternatives]

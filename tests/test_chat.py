@@ -48,7 +48,7 @@ def test_answer_without_a_question_and_unknown_commands(tutor, now):
 def test_question_about_another_cloud_says_what_the_tutor_covers(tutor, now):
     """An AWS question is declined by name, with the closest Google Cloud topics."""
     out = chat(tutor, now, "how do I run my own training script as a SageMaker job?\nquit\n")
-    assert "That sounds like Amazon SageMaker; I only cover Google Cloud" in out
+    assert "That sounds like Amazon SageMaker, which is outside what I cover" in out
     assert "The closest Google Cloud topics:" in out
     assert "Vertex AI custom training" in out
 

@@ -227,3 +227,23 @@ def test_everyday_questions_abstain(shipped, question):
 def test_chapter_quick_checks(shipped, question, expected):
     """The chapter's five quick-check needs reach the right means in the shipped knowledge."""
     assert _answer(shipped, question) in expected
+
+
+@pytest.mark.parametrize(
+    ("question", "area"),
+    [
+        ("firewall rule so ssh only works from the office", "Google Cloud networking"),
+        ("raise max connections on our cloud sql instance", "Google Cloud databases"),
+        ("why is our billing higher this month", "Google Cloud billing"),
+    ],
+)
+def test_a_google_cloud_area_outside_the_exam_is_declined_by_name(shipped, question, area):
+    """A non-ML Google Cloud question with no ML word gets no answer, and says what it is about."""
+    lookup = shipped.lookup(question)
+    assert lookup.best is None and lookup.outside == area
+
+
+def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped):
+    """'Export Cloud SQL data to train a model' is about training, so it is answered."""
+    lookup = shipped.lookup("export our cloud sql tables so we can train a model on them")
+    assert lookup.outside is None and lookup.best is not None
