@@ -86,3 +86,4 @@ def test_kill_9_mid_burst_loses_no_acknowledged_click_and_doubles_none(tmp_path,
     lost = set(acknowledged) - set(stored)
     assert lost == set(), f"{len(lost)} of {len(acknowledged)} acknowledged clicks were lost"
     assert len(acknowledged) < CLICKS, "the kill came after the burst: nothing was tested"
+    print(f"kill -9 after {len(acknowledged)} acknowledged clicks: {len(stored)} stored, 0 lost")
