@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.content import SECTIONS
+from bot.content import DOMAINS, SECTIONS
 from bot.errors import ContentError, Problem
 from bot.knowledge import KnowledgeBase, read_knowledge
 from bot.quiz import QuestionBank, read_questions
@@ -36,12 +37,21 @@ def load_catalog(root: Path) -> Catalog:
 
 
 def coverage_table(catalog: Catalog) -> str:
-    """Section → entries and questions, as the Markdown table in knowledge/README.md."""
-    lines = ["| section | title | entries | questions |", "|---|---|---:|---:|"]
-    for section, title in SECTIONS.items():
-        entries = sum(e.section == section for e in catalog.knowledge.entries)
-        questions = sum(q.section == section for q in catalog.questions.questions)
-        lines.append(f"| {section} | {title} | {entries} | {questions} |")
+    """Domain and section → entries and questions, as the Markdown table in knowledge/README.md.
+
+    Each domain's row carries its weight on the exam, its sections' rows follow it.
+    """
+    lines = ["| section | title | exam weight | entries | questions |", "|---|---|---:|---:|---:|"]
+    entries = Counter(e.section for e in catalog.knowledge.entries)
+    questions = Counter(q.section for q in catalog.questions.questions)
+    for domain, (name, weight) in DOMAINS.items():
+        mine = [s for s in SECTIONS if s.split(".")[0] == domain]
+        in_domain = sum(entries[s] for s in mine), sum(questions[s] for s in mine)
+        lines.append(
+            f"| **{domain}** | **{name}** | **~{weight}%** | **{in_domain[0]}** | "
+            f"**{in_domain[1]}** |"
+        )
+        lines += [f"| {s} | {SECTIONS[s]} | | {entries[s]} | {questions[s]} |" for s in mine]
     total_q = len(catalog.questions)
-    lines.append(f"| | **total** | **{len(catalog.knowledge)}** | **{total_q}** |")
+    lines.append(f"| | **total** | | **{len(catalog.knowledge)}** | **{total_q}** |")
     return "\n".join(lines)
