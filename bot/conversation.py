@@ -382,6 +382,8 @@ def _daily(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
 
 def _schedule(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     daily = Daily(tutor)
+    if not arg and place.local:
+        return ScheduleShown(LOCAL_SCHEDULE)  # the terminal's own: a new question each UTC day
     if not arg:
         return ScheduleShown(daily.schedule(team=place.team, channel=place.channel))
     if place.local:

@@ -37,7 +37,7 @@ from bot.matching import Lookup, Match
 from bot.quiz import Question
 from bot.schedule import Schedule
 from bot.standings import Board, Ranked, TeamStanding
-from bot.store import Standing
+from bot.store import LOCAL_TEAM, Standing
 from bot.tutor import Graded, Stats
 
 WELCOME = "Study Tutor. Ask me which Google Cloud service fits a need, or type quiz. (help, quit)"
@@ -448,6 +448,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             if schedule is None:
                 return [schedule_shown(None)]
             return [f"Today's question is not out yet: {schedule_text(schedule)}."]
+        case ScheduleShown(schedule=schedule) if schedule and schedule.team == LOCAL_TEAM:
+            return [f"Here in the chat: {schedule_text(schedule)}. Type daily to see it."]
         case ScheduleShown(schedule=schedule):
             return [schedule_shown(schedule)]
         case ScheduleSet(schedule=schedule):
