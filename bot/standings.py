@@ -19,14 +19,16 @@ The chat, the command line, `/tutor`, DMs, mentions and App Home all read boards
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.store import Post, Standing, Store, stamp
+from bot.store import Post, Standing, Store, stamp, tallies
 
 Period = Literal["week", "month", "all"]
 PERIODS: tuple[Period, ...] = ("week", "month", "all")
 DEFAULT_PERIOD: Period = "week"
+STREAK_CHUNK = 16  # daily posts read at a time while streaks are still running
 
 
 @dataclass(frozen=True)
@@ -130,17 +132,18 @@ class Standings:
 
         `since`/`until` override the period's bounds (the Monday recap reads last week).
         """
-        start = (
-            since
-            if since is not None
-            else period_start(period, now, self.zone(team=team, channel=channel))
-        )
-        rows = self._standings(team=team, channel=channel, since=start, until=until, limit=limit)
+        zone = self.zone(team=team, channel=channel)
+        if since is None and until is None:
+            rows = self._tallied(team, channel, tallies.bucket_of(period, _name(zone), now), limit)
+        else:
+            start = since if since is not None else period_start(period, now, zone)
+            rows = self._standings(
+                team=team, channel=channel, since=start, until=until, limit=limit
+            )
         if channel is None:
             return Board(team, None, period, tuple(Ranked(s) for s in rows))
-        posts = self.daily_posts(team=team, channel=channel)
-        answered = self._answered_posts(team=team, channel=channel, users=[s.user for s in rows])
-        ranked = tuple(Ranked(s, daily_streak(posts, answered[s.user], now)) for s in rows)
+        streaks = self._streaks(team, channel, [s.user for s in rows], now)
+        ranked = tuple(Ranked(s, streaks[s.user]) for s in rows)
         return Board(team, channel, period, ranked)
 
     def teams(
@@ -153,34 +156,59 @@ class Standings:
         until: dt.datetime | None = None,
     ) -> TeamsBoard:
         """Channels ranked by accuracy × participation, then accuracy, then answers."""
-        start = since if since is not None else period_start(period, now, dt.UTC)
-        return TeamsBoard(team, period, tuple(rank_teams(self._team_rows(team, start, until))))
+        if since is None and until is None:
+            rows = self._tallied_teams(team, tallies.bucket_of(period, tallies.UTC, now))
+        else:
+            start = since if since is not None else period_start(period, now, dt.UTC)
+            rows = self._team_rows(team, start, until)
+        return TeamsBoard(team, period, tuple(rank_teams(rows)))
 
     def learner_streak(self, *, team: str, user: str, now: dt.datetime) -> int:
         """UTC days in a row with an answer, ending today or yesterday."""
         sql = """
-            select distinct substr(answered_at, 1, 10) as day from answers
-            where team = ? and user = ? order by day desc
+            select substr(key, 5) from learner_tallies
+            where team = ? and user = ? and key >= 'day:' and key < 'day;' order by key desc
         """
-        days = [row[0] for row in self.db.execute(sql, [team, user]).fetchall()]
+        days = (row[0] for row in self.db.execute(sql, [team, user]))  # read until the gap
         return day_streak(days, now.astimezone(dt.UTC).date())
 
     def channel_streak(self, *, team: str, channel: str, user: str, now: dt.datetime) -> int:
         """The learner's run of the channel's daily questions answered."""
-        posts = self.daily_posts(team=team, channel=channel)
-        answered = self._answered_posts(team=team, channel=channel, users=[user])
-        return daily_streak(posts, answered[user], now)
+        return self._streaks(team, channel, [user], now)[user]
 
     def daily_posts(self, *, team: str, channel: str) -> list[Post]:
         """The channel's posted daily questions, newest first."""
         sql = """
-            select id from posts where kind = 'daily' and team = ? and channel = ?
+            select id, team, channel, user, question_id, kind, posted_at, closes_at, ts
+            from posts where kind = 'daily' and team = ? and channel = ?
               and ts is not null order by posted_at desc, id desc
         """
-        ids = [row[0] for row in self.db.execute(sql, [team, channel]).fetchall()]
-        return [p for p in map(self.store.post, ids) if p is not None]
+        return [Post(*row) for row in self.db.execute(sql, [team, channel]).fetchall()]
 
-    # -- the one query family -----------------------------------------------------------------
+    # -- the tallies: one range read per board ------------------------------------------------
+
+    def _tallied(self, team: str, channel: str | None, bucket: str, limit: int) -> list[Standing]:
+        sql = """
+            select user, correct, answered from board_tallies
+            where team = ? and channel = ? and bucket = ?
+            order by correct desc, 1.0 * correct / answered desc, user
+            limit ?
+        """
+        place = tallies.ALL if channel is None else channel
+        rows = self.db.execute(sql, [team, place, bucket, limit]).fetchall()
+        return [Standing(i, u, c, n, c) for i, (u, c, n) in enumerate(rows, start=1)]
+
+    def _tallied_teams(self, team: str, bucket: str) -> list[tuple[str, int, int, int, int]]:
+        """Per channel with daily posts in the bucket: posts, members, daily answers, correct."""
+        sql = """
+            select b.channel, b.posts, coalesce(m.members, 0), b.daily_answered, b.daily_correct
+            from channel_tallies b left join channel_tallies m
+              on m.team = b.team and m.bucket = 'all' and m.channel = b.channel
+            where b.team = ? and b.bucket = ? and b.posts > 0
+        """
+        return self.db.execute(sql, [team, bucket]).fetchall()
+
+    # -- the answers themselves, for other bounds (the Monday recap's last week) ---------------
 
     @staticmethod
     def _filter(
@@ -232,10 +260,14 @@ class Standings:
         """Per channel: daily questions posted, members, answers and correct in the period.
 
         Members are everyone who ever answered a daily question there (up to `until`), so a
-        member who stops answering lowers the team's participation.
+        member who stops answering lowers the team's participation; `daily_members` keeps when
+        each first did.
         """
         where, values = self._filter(team, since=since, until=until, daily_only=True)
-        ever, ever_values = self._filter(team, until=until, daily_only=True)
+        ever, ever_values = "team = ?", [team]
+        if until is not None:
+            ever += " and first_at < ?"
+            ever_values.append(stamp(until))
         posts_where, posts_values = ["kind = 'daily'", "ts is not null", "team = ?"], [team]
         if since is not None:
             posts_where.append("posted_at >= ?")
@@ -252,9 +284,8 @@ class Standings:
               from answers a join posts p on p.id = a.post_id
               where {where} group by a.channel
             ), members as (
-              select a.channel, count(distinct a.user) as members
-              from answers a join posts p on p.id = a.post_id
-              where {ever} group by a.channel
+              select channel, count(*) as members from daily_members
+              where {ever} group by channel
             )
             select posted.channel, posted.posts, coalesce(members.members, 0),
                    coalesce(answered.answered, 0), coalesce(answered.correct, 0)
@@ -264,19 +295,42 @@ class Standings:
         """
         return self.db.execute(sql, [*posts_values, *values, *ever_values]).fetchall()
 
-    def _answered_posts(self, *, team: str, channel: str, users: list[str]) -> dict[str, set[int]]:
-        """For each user, the ids of the channel's daily posts they answered."""
-        found: dict[str, set[int]] = {user: set() for user in users}
-        if not users:
-            return found
-        marks = ", ".join("?" for _ in users)
-        sql = f"""
-            select a.user, a.post_id from answers a join posts p on p.id = a.post_id
-            where p.kind = 'daily' and p.team = ? and p.channel = ? and a.user in ({marks})
+    def _streaks(self, team: str, channel: str, users: list[str], now: dt.datetime) -> dict:
+        """Each user's `daily_streak`, reading answers only as far back as a streak still runs.
+
+        Posts are read newest first, STREAK_CHUNK at a time, with the answers to them of the
+        users whose streak has not ended yet; a board costs its streaks' length, not the
+        channel's history.
         """
-        for user, post_id in self.db.execute(sql, [team, channel, *users]).fetchall():
-            found[user].add(post_id)
-        return found
+        posts = self.daily_posts(team=team, channel=channel)
+        streaks = dict.fromkeys(users, 0)
+        running = set(users)
+        for start in range(0, len(posts), STREAK_CHUNK):
+            if not running:
+                break
+            chunk = posts[start : start + STREAK_CHUNK]
+            answered = self._answered(chunk, running)
+            for index, post in enumerate(chunk, start=start):
+                for user in sorted(running):
+                    if (post.id, user) in answered:
+                        streaks[user] += 1
+                    elif not (index == 0 and _still_open(post, now)):
+                        running.discard(user)
+        return streaks
+
+    def _answered(self, posts: list[Post], users: set[str]) -> set[tuple[int, str]]:
+        ids, names = [p.id for p in posts], sorted(users)
+        sql = f"""
+            select post_id, user from answers
+            where post_id in ({", ".join("?" for _ in ids)})
+              and user in ({", ".join("?" for _ in names)})
+        """
+        return set(self.db.execute(sql, [*ids, *names]).fetchall())
+
+
+def _name(zone: dt.tzinfo) -> str:
+    """The IANA name of a schedule's zone (what the tallies are keyed by)."""
+    return getattr(zone, "key", None) or tallies.UTC
 
 
 def rank_teams(rows: list[tuple[str, int, int, int, int]]) -> list[TeamStanding]:
@@ -298,14 +352,17 @@ def daily_streak(posts_newest_first: list[Post], answered: set[int], now: dt.dat
         if post.id in answered:
             count += 1
             continue
-        still_open = post.closes_at is None or post.closes_at > stamp(now)
-        if index == 0 and still_open:
+        if index == 0 and _still_open(post, now):
             continue
         break
     return count
 
 
-def day_streak(days_newest_first: list[str], today: dt.date) -> int:
+def _still_open(post: Post, now: dt.datetime) -> bool:
+    return post.closes_at is None or post.closes_at > stamp(now)
+
+
+def day_streak(days_newest_first: Iterable[str], today: dt.date) -> int:
     """Consecutive days with an answer, ending today or yesterday (today may still come)."""
     streak, expected = 0, today
     for text in days_newest_first:

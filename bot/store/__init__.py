@@ -7,6 +7,7 @@ same connection. Boards are read by `bot.standings`.
 
 from __future__ import annotations
 
+from bot.store import tallies
 from bot.store.answers import Answers, Post, Standing, TopicScore
 from bot.store.daily import LEASE, LOCAL_TEAM, Claim, DailyStore
 from bot.store.db import Database, migrations, stamp
@@ -32,4 +33,5 @@ __all__ = [
     "TopicScore",
     "migrations",
     "stamp",
+    "tallies",
 ]

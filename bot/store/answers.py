@@ -12,7 +12,8 @@ from typing import Literal
 
 import sqlite_utils
 
-from bot.store.db import stamp
+from bot.store import tallies
+from bot.store.db import immediate, stamp
 
 PostKind = Literal["private", "daily"]  # a question put to one learner, or to a channel
 
@@ -86,27 +87,20 @@ class Answers:
             "closes_at": stamp(closes_at) if closes_at else None,
             "ts": None,
         }
-        rowid = self.db.table("posts").insert(row).last_rowid
+        sql = f"insert into posts ({', '.join(row)}) values ({', '.join('?' for _ in row)})"
+        rowid = self.db.execute(sql, list(row.values())).lastrowid
         if rowid is None:  # SQLite always gives one for an insert; say so if it ever does not
             raise RuntimeError("SQLite returned no row id for a new post")
         return rowid
 
     def post(self, post_id: int) -> Post | None:
-        rows = list(self.db.table("posts").rows_where("id = ?", [post_id]))
-        if not rows:
-            return None
-        row = rows[0]
-        return Post(
-            row["id"],
-            row["team"],
-            row["channel"],
-            row["user"],
-            row["question_id"],
-            row["kind"],
-            row["posted_at"],
-            row["closes_at"],
-            row["ts"],
-        )
+        """One post by id (a click's first read: one primary-key lookup)."""
+        sql = """
+            select id, team, channel, user, question_id, kind, posted_at, closes_at, ts
+            from posts where id = ?
+        """
+        row = self.db.execute(sql, [post_id]).fetchone()
+        return Post(*row) if row else None
 
     def last_open_post(self, *, team: str, user: str, kind: PostKind = "private") -> Post | None:
         """The learner's newest question of `kind` that they have not answered yet."""
@@ -130,7 +124,10 @@ class Answers:
         topic: str,
         now: dt.datetime,
     ) -> bool:
-        """Record a learner's answer; False when they had already answered this post."""
+        """Record a learner's answer and count it in the tallies, in one transaction.
+
+        False when they had already answered this post (nothing is counted then).
+        """
         sql = """
             insert or ignore into answers
               (post_id, team, channel, user, question_id, section, topic, choice, correct,
@@ -149,7 +146,29 @@ class Answers:
             int(correct),
             stamp(now),
         ]
-        return self.db.execute(sql, values).rowcount == 1
+        zone = self._zone(post.team, post.channel)
+        with immediate(self.db):
+            if self.db.execute(sql, values).rowcount != 1:
+                return False
+            tallies.add_answer(
+                self.db,
+                team=post.team,
+                channel=post.channel,
+                user=user,
+                daily=post.kind == "daily",
+                correct=correct,
+                section=section,
+                topic=topic,
+                answered_at=stamp(now),
+                zone=zone,
+            )
+        return True
+
+    def _zone(self, team: str, channel: str) -> str:
+        """The clock a channel's board follows: its schedule's zone, else UTC."""
+        sql = "select tz from schedules where team = ? and channel = ?"
+        row = self.db.execute(sql, [team, channel]).fetchone()
+        return tallies.zone_name(row[0] if row else None)
 
     def answer_of(self, post_id: int, user: str) -> str | None:
         row = self.db.execute(
@@ -188,29 +207,28 @@ class Answers:
     def totals(self, *, team: str, user: str) -> tuple[int, int]:
         """(answered, correct) for one learner."""
         row = self.db.execute(
-            "select count(*), coalesce(sum(correct), 0) from answers where team = ? and user = ?",
+            "select answered, correct from learner_tallies where team = ? and user = ? "
+            "and key = 'all'",
             [team, user],
         ).fetchone()
-        return int(row[0]), int(row[1])
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def topic_scores(self, *, team: str, user: str) -> list[TopicScore]:
         """Per-topic results for one learner, weakest first."""
         sql = """
-            select topic, count(*), sum(correct) from answers
-            where team = ? and user = ? group by topic
-            order by 1.0 * sum(correct) / count(*), count(*) desc, topic
+            select substr(key, 7), answered, correct from learner_tallies
+            where team = ? and user = ? and key >= 'topic:' and key < 'topic;'
+            order by 1.0 * correct / answered, answered desc, key
         """
         rows = self.db.execute(sql, [team, user]).fetchall()
         return [TopicScore(t, a, c) for t, a, c in rows]
 
     def weak_sections(self, *, team: str, channel: str | None = None) -> list[str]:
         """Sections ordered by the share answered wrong, worst first."""
-        where, values = ["team = ?"], [team]
-        if channel is not None:
-            where.append("channel = ?")
-            values.append(channel)
-        sql = f"""
-            select section from answers where {" and ".join(where)}
-            group by section order by 1.0 * sum(correct) / count(*), section
+        sql = """
+            select substr(bucket, 9) from channel_tallies
+            where team = ? and bucket >= 'section:' and bucket < 'section;' and channel = ?
+            order by 1.0 * correct / answered, bucket
         """
-        return [row[0] for row in self.db.execute(sql, values).fetchall()]
+        place = tallies.ALL if channel is None else channel
+        return [row[0] for row in self.db.execute(sql, [team, place]).fetchall()]

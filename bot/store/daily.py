@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.schedule import Schedule
+from bot.store import tallies
 from bot.store.answers import Post
-from bot.store.db import stamp
+from bot.store.db import immediate, stamp
 
 LOCAL_TEAM = "local"  # the local chat's workspace (`tutor chat`); never a Slack team id
 
@@ -60,12 +61,22 @@ class DailyStore:
             "created_by": by,
             "created_at": stamp(now),
         }
-        with self.db.atomic():
+        with immediate(self.db):
             self.db.table("schedules").upsert(row, pk=("team", "channel"))
+            # boards on the schedule's clock need the channel's earlier answers on it too
+            tallies.add_zone(
+                self.db, team=schedule.team, channel=schedule.channel, zone=schedule.tz
+            )
 
     def schedule(self, *, team: str, channel: str) -> Schedule | None:
-        found = [s for s in self.schedules(team=team) if s.channel == channel]
-        return found[0] if found else None
+        sql = "select * from schedules where team = ? and channel = ?"
+        cursor = self.db.execute(sql, [team, channel])
+        row = cursor.fetchone()
+        return (
+            _schedule(dict(zip([c[0] for c in cursor.description], row, strict=True)))
+            if row
+            else None
+        )
 
     def schedules(self, *, team: str | None = None) -> list[Schedule]:
         where, values = ("team = ?", [team]) if team is not None else (None, None)
@@ -166,8 +177,18 @@ class DailyStore:
         self.db.execute(sql, [stamp(now - LEASE - dt.timedelta(seconds=1)), post_id])
 
     def mark_posted(self, post_id: int, *, ts: str, now: dt.datetime) -> None:
-        sql = "update posts set ts = ?, posted_at = ? where id = ?"
-        self.db.execute(sql, [ts, stamp(now), post_id])
+        """Record the message; a daily question posted counts toward its channel's posts."""
+        sql = """
+            update posts set ts = ?, posted_at = ? where id = ? and ts is null
+            returning team, channel, kind
+        """
+        with immediate(self.db):
+            row = self.db.execute(sql, [ts, stamp(now), post_id]).fetchone()
+            if row is None:  # already posted: keep its first message
+                return
+            team, channel, kind = row
+            if kind == "daily":
+                tallies.add_post(self.db, team=team, channel=channel, posted_at=stamp(now))
 
     def close_earlier(
         self, *, team: str, channel: str, local_date: dt.date, now: dt.datetime
