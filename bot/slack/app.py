@@ -3,7 +3,8 @@
 `process_before_response=True`: bolt then returns each ack as soon as the ack function returns,
 instead of polling for it every 10 ms (the default mode's cost, measured in bench/). Slash commands
 are answered in the ack body; everything that calls Slack's Web API is a lazy listener, which on a
-long-running server runs on bolt's thread pool after the ack.
+long-running server runs after the ack on a bounded pool (`bot.slack.followup`); App Home is
+refreshed after answers by a debounced refresher of its own, so feedback never waits for it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.config import Settings
 from bot.slack import handlers
 from bot.slack.blocks import ANSWER, QUIZ_ON_ENTRY, SHOW_ENTRY
 from bot.slack.client import web_client
+from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
 from bot.slack.middleware import guarded, once_per_event, provide
 from bot.slack.poster import DisplayNames
@@ -43,8 +45,17 @@ def create_app(
         request_verification_enabled=not settings.socket_mode,
         token_verification_enabled=False,
         process_before_response=True,
+        listener_executor=BoundedExecutor(),  # bounded threads and queue (bot.slack.followup)
     )
-    register(app, Services(tutor, clock, DisplayNames(app.client), settings.admins))
+
+    def refresh(web: WebClient, team: str, user: str) -> None:
+        handlers.refresh_home(web, services, team=team, user=user)
+
+    services = Services(
+        tutor, clock, DisplayNames(app.client), settings.admins, homes=HomeRefresher(refresh)
+    )
+    register(app, services)
+    tutor.matcher  # noqa: B018 - built now, not while the first /tutor question waits
     return app
 
 
