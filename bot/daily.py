@@ -10,8 +10,10 @@ matter how many passes or processes run at once: the ledger row is claimed befor
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from bot.errors import NotInChannel, PostFailed
 from bot.quiz import Question, choose_question
@@ -21,6 +23,8 @@ from bot.store import LOCAL_TEAM, DailyStore, Post, Standing
 from bot.tutor import Tutor
 
 OutcomeStatus = Literal["posted", "adopted", "taken", "in_flight", "not_in_channel", "failed"]
+T = TypeVar("T")
+R = TypeVar("R")
 LOCAL_CHANNEL = "chat-daily"  # the local chat's pseudo-channel: a new question each UTC day
 LOCAL_SCHEDULE = Schedule(LOCAL_TEAM, LOCAL_CHANNEL, "00:00", "UTC", "*", catch_up=None)
 
@@ -96,9 +100,11 @@ class Poster(Protocol):
 class Daily:
     """The daily quick-check over one tutor (catalog, store, randomness)."""
 
-    def __init__(self, tutor: Tutor) -> None:
+    def __init__(self, tutor: Tutor, *, workers: int = 1) -> None:
+        """`workers`: channels served at once in a pass (Slack calls wait on the network)."""
         self.tutor = tutor
         self.store = DailyStore(tutor.store)
+        self.workers = workers
 
     # -- schedules ------------------------------------------------------------------------
 
@@ -124,18 +130,53 @@ class Daily:
         now: dt.datetime,
         team: str | None = None,
         channel: str | None = None,
+        workers: int | None = None,
     ) -> PassReport:
-        """Reveal what has closed, post what is due, then reveal what those posts closed."""
-        revealed, problems = self.reveal_closed(poster, now=now, team=team, channel=channel)
-        outcomes = [
-            self.post_due(poster, due, now=now)
-            for schedule in self.store.schedules(team=team)
-            if channel in (None, schedule.channel) and (due := due_today(schedule, now))
-        ]
-        more, more_problems = self.reveal_closed(poster, now=now, team=team, channel=channel)
+        """Reveal what has closed, post what is due, then reveal what those posts closed.
+
+        Channels are served `workers` (default: the Daily's) at a time; their questions are
+        still chosen one after another, in schedule order, so a seeded pass chooses the same
+        whatever the workers. A channel whose question for the day is posted costs one read.
+        """
+        at_once = workers or self.workers
+        revealed, problems = self.reveal_closed(
+            poster, now=now, team=team, channel=channel, workers=at_once
+        )
+        work: list[tuple[Due, Question | None]] = []
+        for schedule in self.store.schedules(team=team):
+            due = due_today(schedule, now) if channel in (None, schedule.channel) else None
+            if due is not None:
+                work.append((due, None if self._posted(due) else self._question_for(due)))
+        outcomes = self._each(
+            lambda job: self.post_due(poster, job[0], now=now, question=job[1]), work, at_once
+        )
+        more, more_problems = self.reveal_closed(
+            poster, now=now, team=team, channel=channel, workers=at_once
+        )
         return PassReport(tuple(outcomes), revealed + more, problems + more_problems)
 
-    def post_due(self, poster: Poster, due: Due, *, now: dt.datetime) -> Outcome:
+    def _posted(self, due: Due) -> bool:
+        team, channel = due.schedule.team, due.schedule.channel
+        held = self.store.claim_of(team=team, channel=channel, local_date=due.local_date)
+        return held is not None and held.ts is not None
+
+    def _question_for(self, due: Due) -> Question:
+        return self.next_question(team=due.schedule.team, channel=due.schedule.channel)
+
+    def _each(self, work: Callable[[T], R], items: Sequence[T], workers: int) -> list[R]:
+        """`work` on every item, `workers` at a time, results in the items' order.
+
+        An exception from any item is raised here once every item has been tried.
+        """
+        if workers <= 1 or len(items) <= 1:
+            return [work(item) for item in items]
+        with ThreadPoolExecutor(min(workers, len(items)), "daily-pass") as pool:
+            futures = [pool.submit(work, item) for item in items]
+        return [future.result() for future in futures]
+
+    def post_due(
+        self, poster: Poster, due: Due, *, now: dt.datetime, question: Question | None = None
+    ) -> Outcome:
         """Claim the channel's local date and post, exactly once whatever crashes in between.
 
         Slack has no idempotency key, so a claim left by a run that died is reconciled with
@@ -145,7 +186,7 @@ class Daily:
         """
         schedule = due.schedule
         team, channel, day = schedule.team, schedule.channel, due.local_date
-        question = self.next_question(team=team, channel=channel)
+        question = question or self.next_question(team=team, channel=channel)
         claim = self.store.claim(
             team=team,
             channel=channel,
@@ -224,29 +265,32 @@ class Daily:
         now: dt.datetime,
         team: str | None = None,
         channel: str | None = None,
+        workers: int = 1,
     ) -> tuple[tuple[Reveal, ...], tuple[str, ...]]:
         """Reveal every closed, unrevealed post once; a failed reveal is retried next pass."""
-        done, problems = [], []
-        for post in self.store.to_reveal(now, team=team, channel=channel):
-            if not self.store.claim_reveal(post.id, now):
-                continue
-            reveal = self.reveal_of(post)
-            if reveal is None:
-                continue
-            try:
-                poster.reveal(reveal)
-            except NotInChannel as error:  # keep the claim: retrying cannot help
-                problems.append(f"{post.channel}: {error}")
-                continue
-            except PostFailed as error:
-                self.store.release_reveal(post.id)
-                problems.append(f"{post.channel}: {error}")
-                continue
-            except BaseException:
-                self.store.release_reveal(post.id)
-                raise
-            done.append(reveal)
-        return tuple(done), tuple(problems)
+        posts = self.store.to_reveal(now, team=team, channel=channel)
+        results = self._each(lambda post: self._reveal_one(poster, post, now), posts, workers)
+        done = tuple(r for r in results if isinstance(r, Reveal))
+        return done, tuple(r for r in results if isinstance(r, str))
+
+    def _reveal_one(self, poster: Poster, post: Post, now: dt.datetime) -> Reveal | str | None:
+        """The reveal made, a problem to report, or None (revealed elsewhere, or no question)."""
+        if not self.store.claim_reveal(post.id, now):
+            return None
+        reveal = self.reveal_of(post)
+        if reveal is None:
+            return None
+        try:
+            poster.reveal(reveal)
+        except NotInChannel as error:  # keep the claim: retrying cannot help
+            return f"{post.channel}: {error}"
+        except PostFailed as error:
+            self.store.release_reveal(post.id)
+            return f"{post.channel}: {error}"
+        except BaseException:
+            self.store.release_reveal(post.id)
+            raise
+        return reveal
 
     def reveal_of(self, post: Post) -> Reveal | None:
         question = self.tutor.catalog.questions.get(post.question_id)
