@@ -4,7 +4,10 @@
 answers like Slack: `auth.test` with the bot's ids, `/webhook/…` for response_url posts, `{"ok":
 true}` for the rest. It can be told to answer a method with a 429 (and Retry-After), an
 `ok: false` error, or a 500, a given number of times. It also speaks just enough WebSocket for
-Socket Mode: `apps.connections.open` hands out its own ws:// URL.
+Socket Mode: `apps.connections.open` hands out its own ws:// URL; every WebSocket the bot opens is
+a `Link` that can be asked to refresh (Slack's `disconnect` message, then a close), or be dropped
+as networks drop them: a TCP close with no close frame, a TCP reset, or a half-open link that
+goes silent.
 
 `SlackRequests` builds slash commands (form-encoded), interactivity (`payload=` form), Events API
 envelopes (JSON) and url_verification, and signs them with the v0 scheme.
@@ -69,6 +72,30 @@ class _Script:
 
 
 @dataclass
+class Link:
+    """One Socket Mode WebSocket the bot opened to the stand-in (times are time.monotonic())."""
+
+    number: int
+    opened: float
+    outbox: queue.Queue = field(default_factory=queue.Queue)  # envelopes for this link only
+    retiring: bool = False  # sent `disconnect`: takes no more envelopes from `stub.envelopes`
+    drop: str = ""  # "close" (no close frame), "reset" (TCP RST) or "silence" (half-open)
+    dropped: float | None = None  # when `drop` took effect
+    closed: float | None = None
+    close_code: int | None = None  # from the bot's close frame, if it sent one
+    pings: int = 0
+
+
+@dataclass(frozen=True)
+class Ack:
+    """A Socket Mode ack as received: which envelope, on which link, when."""
+
+    envelope_id: str
+    link: int
+    at: float
+
+
+@dataclass
 class SlackStub:
     """A recording stand-in for https://slack.com/api/ (see the module docstring)."""
 
@@ -78,6 +105,10 @@ class SlackStub:
     acks: list[dict] = field(default_factory=list)  # Socket Mode acks received
     messages: list[dict] = field(default_factory=list)  # what chat.postMessage put in channels
     holds: dict[str, threading.Event] = field(default_factory=dict)
+    links: list[Link] = field(default_factory=list)  # Socket Mode WebSockets, in opening order
+    acked: list[Ack] = field(default_factory=list)  # the acks again, with link and time
+    pushed: dict[str, float] = field(default_factory=dict)  # envelope_id -> when it was sent
+    port: int = 0  # 0: any free port; a fixed one lets a test start Slack late
 
     def start(self) -> SlackStub:
         stub = self
@@ -85,12 +116,14 @@ class SlackStub:
         class Handler(_Handler):
             owner = stub
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._stopped = threading.Event()
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def stop(self) -> None:
+        self._stopped.set()  # ends every Socket Mode link, silent ones included
         self._server.shutdown()
         self._server.server_close()
 
@@ -121,10 +154,50 @@ class SlackStub:
         self.holds[path] = threading.Event()
         return self.holds[path]
 
+    # -- Socket Mode ----------------------------------------------------------------------------
+
+    def send(self, envelope: dict, link: Link | None = None) -> None:
+        """Push an envelope: on `link`, or on whichever live link takes it first."""
+        (self.envelopes if link is None else link.outbox).put(envelope)
+
+    def wait_link(self, number: int, *, within: float = 30.0) -> Link | None:
+        """The `number`th link the bot opened (1 is the first), once it is open; None at the
+        deadline."""
+        deadline = time.monotonic() + within
+        while len(self.links) < number and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.links[number - 1] if len(self.links) >= number else None
+
+    def refresh(self, link: Link, *, close_after: float = 5.0) -> None:
+        """What Slack does before rotating a connection: a `disconnect` message on `link`, no
+        new envelopes on it, and a close frame `close_after` seconds later."""
+        link.retiring = True
+        link.outbox.put({"type": "disconnect", "reason": "refresh_requested"})
+        timer = threading.Timer(close_after, lambda: setattr(link, "drop", link.drop or "goodbye"))
+        timer.daemon = True
+        timer.start()
+
+    def cut(self, link: Link, how: str) -> None:
+        """Drop `link` as a network would: "close" (TCP FIN, no close frame), "reset" (TCP RST),
+        or "silence" (half-open: the socket stays open, nothing is read or answered)."""
+        assert how in ("close", "reset", "silence"), how
+        link.drop = how
+        deadline = time.monotonic() + 5
+        while link.dropped is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+    def ack_delay(self, envelope_id: str) -> float | None:
+        """Seconds from pushing an envelope to its first ack; None if it was not acked."""
+        acks = [a.at for a in self.acked if a.envelope_id == envelope_id]
+        sent = self.pushed.get(envelope_id)
+        return min(acks) - sent if acks and sent is not None else None
+
     def reset(self) -> None:
         self.calls.clear()
         self.scripts.clear()
         self.acks.clear()
+        self.acked.clear()
+        self.pushed.clear()
         self.messages.clear()
         for event in self.holds.values():
             event.set()
@@ -282,27 +355,80 @@ def _socket_mode(handler: _Handler, stub: SlackStub) -> None:
     handler.send_header("Sec-WebSocket-Accept", accept)
     handler.end_headers()
     handler.wfile.flush()
+    handler.close_connection = True
     conn: socket.socket = handler.connection
-    _ws_send(conn, json.dumps({"type": "hello", "num_connections": 1}))
-    while True:
-        with contextlib.suppress(queue.Empty):
-            _ws_send(conn, json.dumps(stub.envelopes.get_nowait()))
-        if not select.select([conn], [], [], 0.05)[0]:
+    link = Link(len(stub.links) + 1, time.monotonic())
+    stub.links.append(link)
+    try:
+        _ws_send(conn, json.dumps({"type": "hello", "num_connections": len(stub.links)}))
+        _serve_link(conn, link, stub)
+    except OSError:  # the bot went away without a close frame
+        pass
+    finally:
+        link.closed = link.closed or time.monotonic()
+
+
+def _serve_link(conn: socket.socket, link: Link, stub: SlackStub) -> None:
+    """Push envelopes, answer pings, record acks, until the link closes or is dropped."""
+    while not stub._stopped.is_set():
+        if link.drop == "silence":  # half-open: the bot's frames go nowhere, nothing comes back
+            link.dropped = link.dropped or time.monotonic()
+            time.sleep(0.05)
+            continue
+        if link.drop:
+            with contextlib.suppress(queue.Empty):
+                while True:  # what was already on its way still goes out, then the link dies
+                    _push(conn, stub, link.outbox.get_nowait())
+            _drop(conn, link)
+            return
+        for source in (link.outbox, None if link.retiring else stub.envelopes):
+            with contextlib.suppress(queue.Empty):
+                if source is not None:
+                    _push(conn, stub, source.get_nowait())
+        if not select.select([conn], [], [], 0.02)[0]:
             continue
         try:
             opcode, data = _ws_read(conn)
-        except (EOFError, OSError):
+        except EOFError:
             return
-        if opcode == 8:  # close
+        if opcode == 8:  # close: answer it, as the closing handshake asks
+            link.close_code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
+            with contextlib.suppress(OSError):
+                _ws_send(conn, "", opcode=8, raw=data[:2])
             return
         if opcode == 9:  # ping
-            _ws_send(conn, data.decode(), opcode=10)
+            link.pings += 1
+            _ws_send(conn, "", opcode=10, raw=data)
         elif opcode == 1:
-            stub.acks.append(json.loads(data))
+            ack = json.loads(data)
+            stub.acks.append(ack)
+            stub.acked.append(Ack(ack.get("envelope_id", ""), link.number, time.monotonic()))
 
 
-def _ws_send(conn: socket.socket, text: str, opcode: int = 1) -> None:
-    data = text.encode()
+def _push(conn: socket.socket, stub: SlackStub, envelope: dict) -> None:
+    _ws_send(conn, json.dumps(envelope))
+    if "envelope_id" in envelope:
+        stub.pushed[envelope["envelope_id"]] = time.monotonic()
+
+
+def _drop(conn: socket.socket, link: Link) -> None:
+    link.dropped = link.closed = time.monotonic()
+    if link.drop == "goodbye":  # Slack closing a refreshed link: a close frame, then the socket
+        with contextlib.suppress(OSError, EOFError):
+            _ws_send(conn, "", opcode=8, raw=struct.pack("!H", 1000))
+            conn.settimeout(2)
+            while _ws_read(conn)[0] != 8:
+                pass
+    elif link.drop == "reset":
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    else:
+        with contextlib.suppress(OSError):
+            conn.shutdown(socket.SHUT_RDWR)
+    conn.close()
+
+
+def _ws_send(conn: socket.socket, text: str, opcode: int = 1, raw: bytes | None = None) -> None:
+    data = text.encode() if raw is None else raw
     head = bytes([0x80 | opcode])
     if len(data) < 126:
         head += bytes([len(data)])
@@ -638,6 +764,31 @@ def start(
         time.sleep(0.1)
     server.stop()
     raise RuntimeError(f"tutor serve did not answer /healthz in {within}s:\n{server.logged()}")
+
+
+def start_socket_mode(tmp: Path, api_url: str, *, content: Path, app_token: str) -> Server:
+    """Start `tutor serve` in Socket Mode (SLACK_APP_TOKEN set); it listens on no port.
+
+    Returns at once: wait for `SlackStub.wait_link` (or the log) with a deadline.
+    """
+    log = tmp / "serve.log"
+    env = slack_env(
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_APP_TOKEN=app_token,
+        SLACK_API_URL=api_url,
+        TUTOR_DB=str(tmp / "tutor.db"),
+        TUTOR_CONTENT=str(content),
+    )
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot", "serve"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+    return Server(process, 0, tmp / "tutor.db", log)
 
 
 def _lower(headers) -> dict[str, str]:

@@ -3,7 +3,10 @@
 Everything that can be wrong (settings, content, a token Slack rejects) is checked before
 listening, so a bad start exits with one `Error: …` line instead of failing the first request
 from Slack. Slack being unreachable is not such an error: the server starts, says so once in the
-log and on /healthz, and keeps asking (`SlackLink`).
+log and on /healthz, and keeps asking (`SlackLink`; in Socket Mode, `SocketMode.run`).
+
+SIGTERM or SIGINT stops either mode gracefully within STOP_SECONDS: no new requests, the ones
+in hand acked, the work after their acks finished, then exit 0.
 """
 
 from __future__ import annotations
@@ -12,14 +15,16 @@ import datetime as dt
 import io
 import json
 import logging
+import os
 import re
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
 from http import HTTPStatus
 
 from gunicorn.app.base import BaseApplication
-from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -32,6 +37,7 @@ from bot.slack import gate
 from bot.slack.app import create_app, utc_now
 from bot.slack.client import web_client
 from bot.slack.scheduler import start_scheduler
+from bot.slack.socket_mode import SocketMode
 from bot.store import Store
 from bot.tutor import Tutor
 
@@ -45,6 +51,8 @@ log = logging.getLogger("bot.slack")
 # auth.test errors that mean the token itself is wrong: retrying cannot help.
 REJECTED = {"invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired"}
 RETRY_SECONDS = (1, 2, 5, 10, 30, 60)  # then every 60 s
+# From a stop signal to exit: inside the 10 s that docker stop and systemd give before SIGKILL.
+STOP_SECONDS = 8
 
 
 class SlackLink:
@@ -129,7 +137,7 @@ def serve(settings: Settings, port: int | None = None) -> int:
         "bind": f"0.0.0.0:{port or settings.port}",
         "worker_class": "gthread",
         "threads": 8,
-        "graceful_timeout": 10,
+        "graceful_timeout": STOP_SECONDS,
         "errorlog": "-",
     }
     Server(lambda: http_app(settings, catalog), options).run()
@@ -137,24 +145,60 @@ def serve(settings: Settings, port: int | None = None) -> int:
 
 
 def serve_socket_mode(settings: Settings, catalog: Catalog) -> int:
+    """Keep a Socket Mode link until SIGTERM or SIGINT, then stop gracefully (module docstring).
+
+    Raises ConfigError when Slack rejects the app token; Slack being away is retried.
+    """
     tutor = Tutor(catalog, Store(settings.db_path))
     app = create_app(settings, tutor)
-    start_scheduler(Daily(tutor), app.client, utc_now)
-    handler = SocketModeHandler(
-        app, settings.app_token, web_client=WebClient(base_url=settings.api_url)
+    scheduler = start_scheduler(Daily(tutor), app.client, utc_now)
+    socket_mode = SocketMode(
+        app, settings.app_token, WebClient(base_url=settings.api_url, timeout=5)
     )
+    signals = on_stop_signals(socket_mode.stop)
     log.info("Study Tutor: Socket Mode")
-    try:
-        handler.start()  # connects, then blocks until the process is stopped
-    except SlackApiError as error:
-        code = str(error.response.get("error", "")) if error.response else ""
-        if code in REJECTED:
-            raise ConfigError(
-                f"Slack rejected SLACK_APP_TOKEN ({code}); create an app-level token with the "
-                "connections:write scope under Basic Information → App-Level Tokens"
-            ) from None
-        raise
+    socket_mode.run()  # until a signal
+    began = socket_mode.stopped_at or time.monotonic()
+    deadline = began + STOP_SECONDS
+    scheduler.shutdown(wait=False)
+    in_hand, unacked = socket_mode.finish(deadline)
+    finished = drain(app.listener_runner.listener_executor, deadline)
+    log.info(
+        "Stopped on %s in %.1f s: %d request(s) in hand %s; work after the acks %s; link closed",
+        signals[0] if signals else "request",
+        time.monotonic() - began,
+        in_hand,
+        f"({unacked} not acked: Slack sends them again)" if unacked else "acked",
+        "finished" if finished else "cut short",
+    )
+    if unacked or not finished:  # a stuck call must not hold the exit past the deadline
+        logging.shutdown()
+        os._exit(0)
     return 0
+
+
+def on_stop_signals(stop: Callable[[], None]) -> list[str]:
+    """SIGTERM and SIGINT call `stop` instead of ending the process; the list gets their names.
+
+    The handler takes no lock (it may interrupt code holding one): `stop` only sets a flag.
+    """
+    received: list[str] = []
+
+    def handler(signum: int, frame: object) -> None:
+        received.append(signal.Signals(signum).name)
+        stop()
+
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, handler)
+    return received
+
+
+def drain(executor: Executor, deadline: float) -> bool:
+    """Let work already given to `executor` finish, until `deadline`; True if it all did."""
+    waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True}, daemon=True)
+    waiter.start()
+    waiter.join(max(0.0, deadline - time.monotonic()))
+    return not waiter.is_alive()
 
 
 def http_app(settings: Settings, catalog: Catalog) -> WsgiApp:
