@@ -412,8 +412,7 @@ def help_lines(*, local: bool = False) -> list[str]:
     """The help, from the conversation's own list of commands."""
     width = max(len(usage) for usage, _ in USAGE) + 2
     lines = [
-        "I'm Study Tutor, for the Google Cloud Professional ML Engineer exam",
-        "(Domain 3: scaling prototypes into ML models).",
+        "I'm Study Tutor, for the Google Cloud Professional ML Engineer exam (all six domains).",
     ]
     lines += [f"  {usage:<{width}}{what}" for usage, what in USAGE]
     if local:
