@@ -274,6 +274,7 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
     from bot.daily import Daily
     from bot.slack.client import web_client
     from bot.slack.poster import SlackPoster, require_bot_token
+    from bot.slack.scheduler import DAILY_WORKERS
 
     require_bot_token(settings)
     daily = Daily(build_tutor(settings))
@@ -282,6 +283,7 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
         now=instant(args.now),
         team=args.team,
         channel=args.channel,
+        workers=DAILY_WORKERS,
     )
     print("\n".join(replies.pass_lines(report)))
     fine = ("posted", "adopted", "taken", "in_flight")

@@ -9,12 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from apscheduler.triggers.cron import CronTrigger
 
 from bot.content import DOMAINS, SECTIONS
 from bot.errors import TutorError
+
+if TYPE_CHECKING:
+    from apscheduler.triggers.cron import CronTrigger
 
 DAY_WORDS = {"daily": "*", "everyday": "*", "weekdays": "mon-fri", "weekends": "sat,sun"}
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
@@ -47,6 +49,8 @@ class Schedule:
         return ZoneInfo(self.tz)
 
     def trigger(self) -> CronTrigger:
+        from apscheduler.triggers.cron import CronTrigger  # 80 ms: only schedules need it
+
         hour, minute = self.at.split(":")
         return CronTrigger(
             hour=int(hour), minute=int(minute), day_of_week=self.days, timezone=self.zone

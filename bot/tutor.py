@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from bot.catalog import Catalog
@@ -68,8 +69,13 @@ class Tutor:
     ) -> None:
         self.catalog = catalog
         self.store = store
-        self.matcher = Matcher(catalog.knowledge, knobs)
+        self.knobs = knobs
         self.rng = rng or random.Random()
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        """Built on the first question: commands that never ask (boards, stats) skip it."""
+        return Matcher(self.catalog.knowledge, self.knobs)
 
     # -- asking ---------------------------------------------------------------------------
 
