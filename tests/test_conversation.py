@@ -35,9 +35,11 @@ from bot.conversation import (
     is_shared,
     parse,
 )
+from bot.daily import Daily
 from bot.evaluation import read_cases
 from bot.store import LOCAL_TEAM
 from tests.conftest import SHIPPED_ROOT
+from tests.daily_stub import RecordingPoster
 
 
 @pytest.mark.parametrize(
@@ -258,3 +260,81 @@ def test_every_question_of_the_time_is_answered_at_its_own_time(tutor):
     board = handle(tutor, parse("leaderboard"), place(), early)
     last_week = handle(tutor, parse("leaderboard all"), place(), early)
     assert board.board.standings == [] and len(last_week.board.standings) == 1
+
+
+# -- what mutation testing found untested ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/quiz", Command(Verb.QUIZ)),
+        ("Quiz?", Command(Verb.QUIZ)),
+        (
+            "schedule 9:00 Europe/Berlin weekdays",
+            Command(Verb.SCHEDULE, "9:00 Europe/Berlin weekdays"),
+        ),
+        ("schedule  09:00   America/New_York", Command(Verb.SCHEDULE, "09:00 America/New_York")),
+        ("daily leaderboard", Command(Verb.DAILY, "leaderboard")),
+        ("leaderboard workspace", Command(Verb.LEADERBOARD, "workspace")),
+    ],
+)
+def test_command_shapes_keep_what_matters(text, expected):
+    """A leading slash and a trailing mark are dropped; a zone keeps its capitals."""
+    assert parse(text) == expected
+
+
+def test_a_question_is_recorded_for_curators_under_a_hashed_asker(tutor, now):
+    """An unanswered question counts its asker (hashed) in `gaps`, so curators see how many."""
+    for user in ("U1", "U2", "U1"):
+        handle(tutor, parse("zzqx wibble frobnicate"), place(user), now)
+    (row,) = handle(tutor, parse("gaps"), place(admin=True), now).rows
+    assert (row["times"], row["askers"]) == (3, 2)
+
+
+def test_an_unsure_answer_says_so(tutor, now):
+    """No good match is marked unsure, so Slack offers "did you mean" buttons."""
+    result = handle(tutor, parse("zzqx wibble"), place(), now)
+    assert isinstance(result, Answered) and result.unsure
+
+
+@pytest.mark.parametrize(("words", "period"), [("teams", "week"), ("teams month", "month")])
+def test_the_teams_board_keeps_its_period(tutor, now, words, period):
+    """`leaderboard teams month` is this month's teams board."""
+    result = handle(tutor, parse(f"leaderboard {words}"), place(), now)
+    assert isinstance(result, TeamsShown) and result.board.period == period
+
+
+@pytest.mark.parametrize("word", ["everyone", "workspace"])
+def test_everyone_and_workspace_mean_the_whole_workspace(tutor, now, word):
+    """In a channel, `leaderboard everyone` is the workspace's board, not the channel's."""
+    result = handle(tutor, parse(f"leaderboard {word}"), place(channel="C1"), now)
+    assert result.board.channel is None
+
+
+@pytest.mark.parametrize("word", ["off", "stop", "remove"])
+def test_schedule_can_be_stopped_three_ways_and_shown_while_set(tutor, now, word):
+    """After a schedule is set, `schedule` shows it; off, stop and remove each stop it."""
+    handle(tutor, parse("schedule 09:00 Europe/Berlin weekdays"), place(admin=True), now)
+    shown = handle(tutor, parse("schedule"), place(), now)
+    assert isinstance(shown, ScheduleShown) and shown.schedule.tz == "Europe/Berlin"
+    assert handle(tutor, parse(f"schedule {word}"), place(admin=True), now) == ScheduleRemoved(True)
+
+
+def test_a_slack_channels_daily_question_is_seen_and_answered_with_a_letter(tutor, now):
+    """In a scheduled channel: before the post `daily` says when; after, it shows the question,
+    a bare letter answers it (newest open question), and it then shows the learner's answer."""
+    handle(tutor, parse("schedule 09:00 UTC daily"), place(admin=True), now)
+    early = handle(tutor, parse("daily"), place(), now)  # 08:00: not out yet
+    assert isinstance(early, NoDaily) and early.schedule.at == "09:00"
+    nine = now + dt.timedelta(hours=1, minutes=1)
+    Daily(tutor).run_pass(RecordingPoster(), now=nine)
+    shown = handle(tutor, parse("daily"), place(), nine)
+    assert isinstance(shown, DailyShown) and shown.mine is None and shown.total == 0
+    letter = shown.question.answer.lower()
+    graded = handle(tutor, parse(letter), place(), nine)
+    assert isinstance(graded, Grade) and graded.graded.status == "recorded"
+    assert tutor.store.answer_of(shown.post.id, "U1") == shown.question.answer
+    again = handle(tutor, parse("daily"), place(), nine)
+    assert again.mine == shown.question.answer and again.total == 1
+    assert isinstance(handle(tutor, parse(letter), place(), nine), NoOpenQuestion)
