@@ -338,3 +338,13 @@ def test_a_slack_channels_daily_question_is_seen_and_answered_with_a_letter(tuto
     again = handle(tutor, parse("daily"), place(), nine)
     assert again.mine == shown.question.answer and again.total == 1
     assert isinstance(handle(tutor, parse(letter), place(), nine), NoOpenQuestion)
+
+
+def test_daily_leaderboard_is_the_daily_board_and_the_chat_has_its_own_schedule(tutor, now):
+    """`daily leaderboard` is `daily board`; in the chat `schedule` shows the chat's own."""
+    assert handle(tutor, parse("daily leaderboard"), place(), now) == handle(
+        tutor, parse("daily board"), place(), now
+    )
+    local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    shown = handle(tutor, parse("schedule"), local, now)
+    assert isinstance(shown, ScheduleShown) and shown.schedule.team == LOCAL_TEAM
