@@ -71,7 +71,15 @@ OTHER_PLATFORMS = {
     "azure": "Microsoft Azure",
     "databricks": "Databricks",
     "watsonx": "IBM watsonx",
+    "snowflake": "Snowflake",
+    "rekognition": "AWS",
+    "trainium": "AWS",
+    "inferentia": "AWS",
 }
+# Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
+THEORY_WORDS = frozenset(
+    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor", "history"}
+)
 # Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
 # and no ML word at all ("firewall rule so ssh is only allowed from our office") is about that
 # area, however close some entry's wording comes; it is declined by name, like another vendor's.
@@ -89,7 +97,21 @@ OTHER_AREAS = {
     **dict.fromkeys(["autopilot", "kubectl", "pod", "pods"], "GKE operations"),
     **dict.fromkeys(["dead", "letter", "subscriber"], "Pub/Sub operations"),
     **dict.fromkeys(["partitioned", "clustered", "slots"], "BigQuery administration"),
-    **dict.fromkeys(["contractor", "permission", "permissions"], "access management"),
+    **dict.fromkeys(
+        ["contractor", "permission", "permissions", "iam", "role", "roles"], "access management"
+    ),
+    **dict.fromkeys(
+        ["ingress", "tls", "certificate", "certificates", "https", "balancer", "balancing"],
+        "Google Cloud networking",
+    ),
+    **dict.fromkeys(["quota", "quotas"], "Google Cloud quotas"),
+    "firebase": "Firebase",
+    **dict.fromkeys(["lifecycle", "retention"], "Cloud Storage administration"),
+    **dict.fromkeys(["backup", "backups", "restore"], "backup and recovery"),
+    **dict.fromkeys(
+        ["voucher", "retake", "proctor", "proctored", "recertify", "recertification", "fee"],
+        "exam logistics",
+    ),
 }
 # Words that make a question an ML question whatever else it names.
 _ML_VOCABULARY = """
@@ -105,7 +127,8 @@ _ML_VOCABULARY = """
     metrics explain explainability explanation explanations shap attributions fairness bias
     vision translation speech ocr nlp sentiment document rag prompt prompts finetune
     finetuning lora weights checkpoint checkpoints distributed horovod vizier dataflow
-    dataproc spark beam tfrecord transformer transformers bert image images text"""
+    dataproc spark beam tfrecord transformer transformers bert image images text workbench
+    tensorboard bigframes dataframes pandas vector vectors"""
 ML_WORDS = frozenset(_ML_VOCABULARY.split())
 GOOGLE_WORDS = frozenset(
     {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
@@ -458,8 +481,11 @@ def _other_platform(question: str) -> str | None:
 
 
 def _other_area(question: str) -> str | None:
-    """The non-ML Google Cloud area a question is about, when it names one and no ML word."""
+    """What a question is about when that is outside the exam: ML theory (proofs, history), or a
+    non-ML Google Cloud area it names without any ML word."""
     said = raw_words(question[:2000].lower())
+    if THEORY_WORDS.intersection(said):
+        return "ML theory beyond the exam"
     if ML_WORDS.intersection(said):
         return None
     return next((OTHER_AREAS[w] for w in said if w in OTHER_AREAS), None)

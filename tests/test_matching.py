@@ -247,3 +247,18 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped):
     """'Export Cloud SQL data to train a model' is about training, so it is answered."""
     lookup = shipped.lookup("export our cloud sql tables so we can train a model on them")
     assert lookup.outside is None and lookup.best is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("prove that the softmax gradient is bounded", "ML theory beyond the exam"),
+        ("who invented backpropagation and when", "ML theory beyond the exam"),
+        ("how much is the exam fee and can I retake it", "exam logistics"),
+        ("snowflake cortex for our forecasting model", "Snowflake"),
+    ],
+)
+def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
+    """ML proofs and history, exam logistics and other vendors are outside what the tutor covers."""
+    lookup = shipped.lookup(question)
+    assert lookup.best is None and lookup.outside == about
