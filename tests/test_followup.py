@@ -78,3 +78,18 @@ def test_a_failing_publish_does_not_stop_the_refresher():
     homes.request(None, team="T1", user="U1")
     homes.request(None, team="T1", user="U2")
     wait_until(lambda: published == ["U2"])
+
+
+def test_a_refresh_gives_way_while_feedback_is_pending():
+    """While the after-ack pool has work, a Home refresh waits; it runs once the pool is idle."""
+    pool = BoundedExecutor(workers=1, queue=1)
+    release = threading.Event()
+    published: list[str] = []
+    homes = HomeRefresher(lambda c, t, u: published.append(u), busy=pool.busy)
+    feedback = pool.submit(release.wait, 5)
+    homes.request(None, team="T1", user="U1")
+    time.sleep(0.1)
+    assert published == [] and pool.busy()
+    release.set()
+    feedback.result(timeout=5)
+    wait_until(lambda: published == ["U1"])

@@ -39,21 +39,21 @@ def create_app(
     Building it calls no Web API: bolt asks auth.test for the bot's own ids on the first request
     that needs them, so a server whose Slack is unreachable at start still boots (`SlackLink`).
     """
+    after_ack = BoundedExecutor()  # bounded threads and queue: bot.slack.followup
     app = App(
         client=client or web_client(settings),
         signing_secret=settings.signing_secret,
         request_verification_enabled=not settings.socket_mode,
         token_verification_enabled=False,
         process_before_response=True,
-        listener_executor=BoundedExecutor(),  # bounded threads and queue (bot.slack.followup)
+        listener_executor=after_ack,
     )
 
     def refresh(web: WebClient, team: str, user: str) -> None:
         handlers.refresh_home(web, services, team=team, user=user)
 
-    services = Services(
-        tutor, clock, DisplayNames(app.client), settings.admins, homes=HomeRefresher(refresh)
-    )
+    homes = HomeRefresher(refresh, busy=after_ack.busy)  # feedback goes first
+    services = Services(tutor, clock, DisplayNames(app.client), settings.admins, homes=homes)
     register(app, services)
     tutor.matcher  # noqa: B018 - built now, not while the first /tutor question waits
     return app

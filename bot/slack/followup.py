@@ -11,7 +11,8 @@ Slack. Two rules keep that work from falling behind a burst of clicks on a 2-cor
   already waiting is not queued twice, so under load their clicks in a row become one publish
   (of the newest figures: the reads happen when the refresh runs); `delay` can hold each
   refresh back to merge more. Past `limit` waiting learners a refresh is skipped (their Home is
-  rebuilt when they next open it). Feedback never waits behind a Home refresh.
+  rebuilt when they next open it). Feedback never waits behind a Home refresh: a refresh
+  waits while feedback is pending (up to HOME_YIELD), and runs on the refresher's threads.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-WORKERS = 16  # threads for listeners after the ack: they wait on Slack, so more than the cores
-QUEUE = 512  # listener runs waiting for a thread; past it, work is dropped (about 3 s of clicks)
+# Listeners after the ack mostly wait on Slack (one respond or chat call, 50-100 ms), so the
+# threads are many more than the 2 cores: 64 threads keep up with 300 clicks/s at 200 ms.
+WORKERS = 64
+QUEUE = 1024  # listener runs waiting for a thread; past it, work is dropped (a few s of clicks)
 HOME_DELAY = 0.0  # seconds a refresh is held back; waiting in the queue already merges clicks
-HOME_LIMIT = 2000  # learners whose Home may wait for a refresh at once
+HOME_LIMIT = 500  # learners whose Home may wait for a refresh at once; more are skipped
 HOME_WORKERS = 2  # refreshes at a time: cheap reads, then one views.publish each
+HOME_YIELD = 10.0  # seconds a refresh gives way to pending feedback, at most (a burst's length)
 
 
 class BoundedExecutor(Executor):
@@ -39,7 +43,13 @@ class BoundedExecutor(Executor):
     def __init__(self, workers: int = WORKERS, queue: int = QUEUE) -> None:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="after-ack")
         self._slots = threading.BoundedSemaphore(workers + queue)
+        self._lock = threading.Lock()
+        self.pending = 0  # submitted and not finished
         self.dropped = 0
+
+    def busy(self) -> bool:
+        """Whether work (feedback, replies) is waiting or running: Home refreshes give way."""
+        return self.pending > 0
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         if not self._slots.acquire(blocking=False):
@@ -48,13 +58,20 @@ class BoundedExecutor(Executor):
             future: Future = Future()
             future.cancel()
             return future
+        with self._lock:
+            self.pending += 1
         try:
             future = self._pool.submit(fn, *args, **kwargs)
         except BaseException:
-            self._slots.release()
+            self._done()
             raise
-        future.add_done_callback(lambda _: self._slots.release())
+        future.add_done_callback(lambda _: self._done())
         return future
+
+    def _done(self) -> None:
+        with self._lock:
+            self.pending -= 1
+        self._slots.release()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -73,9 +90,12 @@ class HomeRefresher:
         delay: float = HOME_DELAY,
         limit: int = HOME_LIMIT,
         workers: int = HOME_WORKERS,
+        busy: Callable[[], bool] = lambda: False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`busy`: whether more urgent work is pending; a refresh then waits (up to HOME_YIELD)."""
         self._publish, self._delay, self._limit, self._clock = publish, delay, limit, clock
+        self._busy = busy
         self._waiting: OrderedDict[tuple[str, str], tuple[Any, float]] = OrderedDict()
         self._ready = threading.Condition()
         self._workers = workers
@@ -114,7 +134,14 @@ class HomeRefresher:
                     self._ready.wait(wait)
                     continue
                 del self._waiting[(team, user)]
+            self._give_way()
             self._refresh(client, team, user)
+
+    def _give_way(self) -> None:
+        """Wait while feedback is pending (feedback first), but no longer than HOME_YIELD."""
+        until = self._clock() + HOME_YIELD
+        while self._busy() and self._clock() < until:
+            time.sleep(0.01)
 
     def _refresh(self, client: Any, team: str, user: str) -> None:
         try:
