@@ -30,7 +30,10 @@ def now_utc() -> dt.datetime:
 
 
 def build_tutor(settings: Settings) -> Tutor:
-    return Tutor(load_catalog(settings.content_root), Store(settings.db_path))
+    """The tutor over the checked content (kept between runs while unchanged) and the store."""
+    from bot.catalog_cache import cached_catalog
+
+    return Tutor(cached_catalog(settings.content_root), Store(settings.db_path))
 
 
 def lookup_json(lookup: Lookup) -> dict:

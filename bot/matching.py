@@ -34,6 +34,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from bot.index import build_index
+from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
 from bot.textnorm import (
     clean,
@@ -222,9 +223,13 @@ class _Query:
 class Matcher:
     """Answers questions from a knowledge base; build it once, ask it many times."""
 
-    def __init__(self, knowledge: KnowledgeBase, knobs: Knobs | None = None) -> None:
+    def __init__(
+        self, knowledge: KnowledgeBase, knobs: Knobs | None = None, *, cached: bool = False
+    ) -> None:
+        """`cached`: read the index from the cache folder when it was built before (the tutor)."""
         self.knobs = knobs or Knobs()
-        self._index = build_index(knowledge.entries, self.knobs.k1, self.knobs.name_field)
+        build = cached_index if cached else build_index
+        self._index = build(knowledge.entries, self.knobs.k1, self.knobs.name_field)
         english_words()  # load the dictionary now, not on the first learner's question
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
 

@@ -165,22 +165,31 @@ def english_words() -> frozenset[str]:
 
 
 def _english_cache() -> Path | None:
-    """Where the kept words go: $TUTOR_CACHE, else the user's cache folder; None if unknown."""
+    """Where the kept words go, named by the list they come from; None if unknown."""
     spec = importlib.util.find_spec("spellchecker")  # finds the package without importing it
-    if spec is None or spec.origin is None:
+    folder = cache_folder()
+    if spec is None or spec.origin is None or folder is None:
         return None
     source = Path(spec.origin).parent / "resources" / "en.json.gz"
     try:
         info = source.stat()
     except OSError:
         return None
-    folder = os.environ.get("TUTOR_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    return folder / f"english-{ENGLISH_MIN}-{info.st_size}-{info.st_mtime_ns}.txt"
+
+
+def cache_folder() -> Path | None:
+    """Where what is slow to build and derived only from files is kept between runs.
+
+    $TUTOR_CACHE, else study-tutor in $XDG_CACHE_HOME or ~/.cache; None without a home.
+    """
+    if os.environ.get("TUTOR_CACHE"):
+        return Path(os.environ["TUTOR_CACHE"])
+    folder = os.environ.get("XDG_CACHE_HOME")
     try:
-        root = Path(folder) if folder else Path.home() / ".cache"
+        return (Path(folder) if folder else Path.home() / ".cache") / "study-tutor"
     except RuntimeError:  # no home folder to be found
         return None
-    name = f"english-{ENGLISH_MIN}-{info.st_size}-{info.st_mtime_ns}.txt"
-    return (root if os.environ.get("TUTOR_CACHE") else root / "study-tutor") / name
 
 
 def is_english(word: str) -> bool:

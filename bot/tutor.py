@@ -75,7 +75,7 @@ class Tutor:
     @cached_property
     def matcher(self) -> Matcher:
         """Built on the first question: commands that never ask (boards, stats) skip it."""
-        return Matcher(self.catalog.knowledge, self.knobs)
+        return Matcher(self.catalog.knowledge, self.knobs, cached=True)
 
     # -- asking ---------------------------------------------------------------------------
 
