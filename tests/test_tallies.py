@@ -26,14 +26,16 @@ def counted(store: Store) -> dict[str, list[tuple]]:
     return {t: store.db.execute(f"select * from {t} order by 1, 2, 3").fetchall() for t in TABLES}
 
 
-def by_answers(standings: Standings, channel: str | None, period: str, now: dt.datetime):
+def by_answers(
+    standings: Standings, channel: str | None, period: str, now: dt.datetime, limit: int = 10
+):
     """The board as the answers themselves give it (the recap's path)."""
     zone = standings.zone(team=TEAM, channel=channel)
     since = period_start(period, now, zone)
     until = None
     if since is not None:  # the end of that week or month, for a board read in the past
         until = period_start(period, since + dt.timedelta(days=8 if period == "week" else 32), zone)
-    return standings._standings(team=TEAM, channel=channel, since=since, until=until, limit=10)
+    return standings._standings(team=TEAM, channel=channel, since=since, until=until, limit=limit)
 
 
 @pytest.mark.parametrize("period", PERIODS)
@@ -122,6 +124,25 @@ def test_a_schedule_on_a_new_clock_brings_the_channels_history_along(history, tm
         board = standings.board(team=TEAM, channel=channel, period=period, now=END)
         assert board.standings == by_answers(standings, channel, period, END)
     DailyStore(store).set_schedule(Schedule(TEAM, channel, "09:00", "UTC", "*"), by="t", now=END)
+
+
+def test_a_schedule_back_on_an_earlier_clock_counts_what_came_meanwhile(history):
+    """Berlin, then Tokyo while answers come in, then Berlin again: Berlin's buckets are whole."""
+    store = Store(history.path)
+    channel = workspace.channel_id(1)  # on Berlin's clock
+    daily = DailyStore(store)
+    daily.set_schedule(Schedule(TEAM, channel, "09:00", "Asia/Tokyo", "*"), by="t", now=END)
+    sql = "select id from posts where channel = ? and kind = 'daily' order by id desc"
+    post = store.post(store.db.execute(sql, [channel]).fetchone()[0])
+    store.record_answer(
+        post, user="UNEWCOMER", choice="A", correct=True, section="3.1", topic="t", now=END
+    )
+    daily.set_schedule(Schedule(TEAM, channel, "09:00", "Europe/Berlin", "*"), by="t", now=END)
+    standings = Standings(store)
+    for period in ("week", "month"):
+        board = standings.board(team=TEAM, channel=channel, period=period, now=END, limit=100)
+        assert board.standings == by_answers(standings, channel, period, END, limit=100)
+        assert "UNEWCOMER" in [s.user for s in board.standings]
 
 
 def test_streaks_read_in_chunks_are_the_whole_history_walked(history):

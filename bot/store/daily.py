@@ -62,11 +62,12 @@ class DailyStore:
             "created_at": stamp(now),
         }
         with immediate(self.db):
+            before = self.schedule(team=schedule.team, channel=schedule.channel)
             self.db.table("schedules").upsert(row, pk=("team", "channel"))
-            # boards on the schedule's clock need the channel's earlier answers on it too
-            tallies.add_zone(
-                self.db, team=schedule.team, channel=schedule.channel, zone=schedule.tz
-            )
+            if before is None or before.tz != schedule.tz:
+                # boards on the schedule's clock need the channel's earlier answers on it too
+                team, channel = schedule.team, schedule.channel
+                tallies.add_zone(self.db, team=team, channel=channel, zone=schedule.tz)
 
     def schedule(self, *, team: str, channel: str) -> Schedule | None:
         sql = "select * from schedules where team = ? and channel = ?"

@@ -145,12 +145,20 @@ def add_post(db: sqlite_utils.Database, *, team: str, channel: str, posted_at: s
 
 
 def add_zone(db: sqlite_utils.Database, *, team: str, channel: str, zone: str) -> None:
-    """Give a channel's answers buckets on `zone`'s clock (its schedule moved there).
+    """Count a channel's answers in buckets on `zone`'s clock (its schedule moved there).
 
-    Reads the channel's answers once, through the (team, channel, answered_at) index.
+    Buckets kept from an earlier time on that clock are counted again: answers given while
+    the channel was on another clock are in them now. Reads the channel's answers once,
+    through the (team, channel, answered_at) index. UTC's buckets are always kept.
     """
-    if zone == UTC or _has_zone(db, team, channel, zone):
+    if zone == UTC:
         return
+    for prefix in (f"week:{zone}:", f"month:{zone}:"):
+        db.execute(
+            "delete from board_tallies where team = ? and channel = ? and bucket >= ? "
+            "and bucket < ?",
+            [team, channel, prefix, prefix + "\uffff"],
+        )
     sql = """
         select user, substr(answered_at, 1, 16), count(*), sum(correct) from answers
         where team = ? and channel = ? group by 1, 2
@@ -162,15 +170,6 @@ def add_zone(db: sqlite_utils.Database, *, team: str, channel: str, zone: str) -
             total[0] += answered
             total[1] += correct
     db.conn.executemany(_BOARD, [(*key, a, c) for key, (a, c) in counts.items()])
-
-
-def _has_zone(db: sqlite_utils.Database, team: str, channel: str, zone: str) -> bool:
-    sql = """
-        select 1 from board_tallies where team = ? and channel = ? and bucket >= ? and bucket < ?
-        limit 1
-    """
-    prefix = f"week:{zone}:"
-    return db.execute(sql, [team, channel, prefix, prefix + "\uffff"]).fetchone() is not None
 
 
 def rebuild(db: sqlite_utils.Database) -> None:
