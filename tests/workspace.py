@@ -55,6 +55,7 @@ def build(
     with store.db.conn:
         tallies.rebuild(store.db)
     store.db.execute("ANALYZE")
+    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file alone holds it all (copies)
     return store
 
 
