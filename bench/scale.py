@@ -10,7 +10,8 @@ tallies counted by the store's own `tallies.rebuild`, then ANALYZEd. Sections:
             in the same file (the floor), at synchronous=NORMAL (what the store uses) and FULL
   clicks    answers/s end to end through `tutor serve` (one worker; clicks until every
             feedback reached Slack's stand-in), empty file and 1M answers, Slack answering at
-            once and after 100 ms; beside the ack rate of the same burst (the floor).
+            once and after 100 ms; beside the ack rate of the same burst (the floor); the
+            median of three bursts of 1,000 clicks each.
             Targets: 1M >= 90% of empty, and >= 90% of the acks
   daily     a pass for 1,000 and 10,000 channels whose every Slack call takes 50 ms (a poster
             that sleeps), post day and reveal-and-post day; floor: the calls at 50 ms on
@@ -61,6 +62,7 @@ from tests.slack_stub import (
 )
 
 LEARNERS, CHANNELS = 5000, 200
+BURSTS = 3  # click bursts per configuration; the median is reported
 SECTIONS = ("reads", "commits", "clicks", "daily", "start", "memory", "roundtrip")
 Row = tuple[str, float, str, float | None, str]  # figure, value, unit, floor, target
 
@@ -216,7 +218,7 @@ def bench_commits(tmp: Path, big: Path, count: int = 3000) -> list[Row]:
 # -- clicks end to end ------------------------------------------------------------------------
 
 
-def bench_clicks(tmp: Path, big: Path, clicks: int = 1500, connections: int = 16) -> list[Row]:
+def bench_clicks(tmp: Path, big: Path, clicks: int = 1000, connections: int = 16) -> list[Row]:
     rows: list[Row] = []
     content = ROOT  # the shipped content (knowledge/ and quizzes/ under the repository)
     results: dict[tuple[str, int], tuple[float, float]] = {}
@@ -304,15 +306,18 @@ def clicks_through_serve(
                 "select id from posts where channel = 'CBENCH1' and kind = 'daily'"
             ).fetchone()[0]
         server = start(folder, stub.url, content=content, workers=1)
-        try:
-            return burst(server.url, stub, post_id, clicks, connections)
+        try:  # the median of BURSTS bursts (by answers/s), each of new learners
+            runs = [burst(server.url, stub, post_id, clicks, connections, n) for n in range(BURSTS)]
+            return sorted(runs, key=lambda run: run[1])[len(runs) // 2]
         finally:
             server.stop()
     finally:
         stub.stop()
 
 
-def burst(url: str, stub: OutOfProcessStub, post_id: int, clicks: int, connections: int):
+def burst(
+    url: str, stub: OutOfProcessStub, post_id: int, clicks: int, connections: int, number: int
+) -> tuple[float, float]:
     slack = SlackRequests(url, SIGNING_SECRET, response_url=stub.response_url)
     warm = slack.action("answer_a", f"{post_id}:A", user="UWARM", channel="CBENCH1")
     slack.post(warm)
@@ -321,7 +326,7 @@ def burst(url: str, stub: OutOfProcessStub, post_id: int, clicks: int, connectio
         slack.action(
             f"answer_{'abcd'[n % 4]}",
             f"{post_id}:{'ABCD'[n % 4]}",
-            user=f"UC{n:08d}",
+            user=f"UC{number}-{n:08d}",
             channel="CBENCH1",
         )
         for n in range(clicks)

@@ -18,7 +18,7 @@ from bot.store import Store, tallies
 TEAM = "T0000001"
 ZONES = ("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata")
 SECTIONS = ("1.1", "1.2", "2.1", "2.2", "2.3", "3.1", "3.2", "3.3", "4.1", "4.2", "5.1", "5.2")
-END = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+END = dt.datetime(2026, 11, 27, 12, 0, tzinfo=dt.UTC)  # a Friday: this week and month have history
 
 
 def channel_id(n: int) -> str:
