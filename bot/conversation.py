@@ -252,7 +252,7 @@ class GapsShown:
 
 @dataclass(frozen=True)
 class VersionShown:
-    version: str
+    version: str | None  # None: run from a checkout that was never installed
 
 
 @dataclass(frozen=True)
@@ -408,8 +408,8 @@ def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
 def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     try:
         return VersionShown(metadata.version("study-tutor"))
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return VersionShown("unknown (not installed)")
+    except metadata.PackageNotFoundError:
+        return VersionShown(None)
 
 
 def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:

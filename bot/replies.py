@@ -462,7 +462,7 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
         case GapsShown(rows=rows):
             return gaps_lines(rows)
         case VersionShown(version=version):
-            return [f"Study Tutor {version}"]
+            return [f"Study Tutor {version or 'unknown (not installed: run pip install -e .)'}"]
         case HelpShown(local=local):
             return help_lines(local=local)
         case Goodbye():

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.store import Post, Standing, Store, stamp, tallies
+from bot.store import DailyStore, Post, Standing, Store, stamp, tallies
 
 Period = Literal["week", "month", "all"]
 PERIODS: tuple[Period, ...] = ("week", "month", "all")
@@ -112,8 +112,6 @@ class Standings:
         """The clock a board's periods follow: the channel's schedule zone, else UTC."""
         if channel is None:
             return dt.UTC
-        from bot.store import DailyStore  # the schedules live with the daily ledger
-
         schedule = DailyStore(self.store).schedule(team=team, channel=channel)
         return schedule.zone if schedule else dt.UTC
 

@@ -8,7 +8,7 @@ import time
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 
 
-def wait_until(check, seconds: float = 5.0) -> None:
+def wait_until(check, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         if time.monotonic() > deadline:

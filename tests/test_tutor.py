@@ -62,10 +62,10 @@ def test_numbers_and_invalid_letters(tutor, now):
     assert graded.choice == "A"
 
 
-def test_closed_post_records_nothing(tutor, now):
-    """After closes_at an answer is refused as closed."""
+def daily_post(tutor, now) -> int:
+    """A daily question posted in T1's channel C1, open for an hour."""
     question = tutor.catalog.questions.questions[0]
-    post_id = tutor.store.add_post(
+    return tutor.store.add_post(
         team="T1",
         channel="C1",
         user="",
@@ -76,6 +76,11 @@ def test_closed_post_records_nothing(tutor, now):
         now=now,
         closes_at=now + dt.timedelta(hours=1),
     )
+
+
+def test_closed_post_records_nothing(tutor, now):
+    """After closes_at an answer is refused as closed."""
+    post_id = daily_post(tutor, now)
     late = now + dt.timedelta(hours=2)
     assert (
         tutor.answer(
@@ -173,18 +178,7 @@ def test_a_daily_question_counts_only_in_its_channel_and_workspace(
     tutor, now, team, channel, status
 ):
     """A daily post is answered where it was posted; from anywhere else the click is refused."""
-    question = tutor.catalog.questions.questions[0]
-    post_id = tutor.store.add_post(
-        team="T1",
-        channel="C1",
-        user="",
-        question_id=question.id,
-        section=question.section,
-        topic=question.topic,
-        kind="daily",
-        now=now,
-        closes_at=now + dt.timedelta(hours=1),
-    )
+    post_id = daily_post(tutor, now)
     graded = tutor.answer(
         post_id=post_id, user="U1", choice="A", now=now, team=team, channel=channel
     )
