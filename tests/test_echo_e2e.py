@@ -61,7 +61,7 @@ def text_objects(body: dict) -> list[tuple[str, str]]:
 def test_echoed_mention_cannot_reorder_bold_or_ping(slack, stub):
     """The thread reply shows the words (plain_text), with no bidi control, bold or <!channel>."""
     assert slack.post(slack.event(mention_event(TYPED))).status == 200
-    (posted,) = stub.wait_for("chat.postMessage", within=10)
+    (posted,) = stub.wait_for("chat.postMessage", within=60)
     shown = list(text_objects(posted.body))
     echoed = [text for kind, text in shown if "Correct! The answer is B" in text]
     assert echoed, f"the question was not echoed: {shown}"

@@ -103,7 +103,7 @@ def test_socket_mode_connects_and_answers(stub, server):
     assert wait(lambda: acked(stub, "env-1", "env-2")), server.logged()
     (slash_ack,) = [a for a in stub.acks if a["envelope_id"] == "env-1"]
     assert slash_ack["payload"]["text"].startswith("AutoML")
-    (posted,) = stub.wait_for("chat.postMessage", within=10)
+    (posted,) = stub.wait_for("chat.postMessage", within=60)
     assert posted.body["channel"] == CHANNEL and posted.body["text"].startswith("AutoML")
     assert APP_TOKEN not in server.logged() and BOT_TOKEN not in server.logged()
 
