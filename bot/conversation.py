@@ -23,6 +23,8 @@ from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
 from bot.errors import TutorError
 from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
+from bot.mock import DEFAULT_SIZE, MockResult
+from bot.mock_exams import MockExams
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
@@ -39,6 +41,7 @@ class Verb(StrEnum):
     DAILY = "daily"
     SCHEDULE = "schedule"
     GAPS = "gaps"
+    MOCK = "mock"
     VERSION = "version"
     HELP = "help"
     QUIT = "quit"
@@ -71,6 +74,7 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.MOCK, r"mock(?: exam)?((?: (?:\d{1,4}|timed|resume|continue|discard|stop))*)"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
@@ -88,6 +92,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("stats", "your answers, accuracy, days in a row and weakest topics"),
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
+    ("mock [N] [timed]", "a mock exam of N questions (20), results at the end; resume, discard"),
     ("gaps", "questions I could not answer well (admins)"),
     ("version", "which Study Tutor this is"),
     ("help", "this list"),
@@ -284,6 +289,7 @@ Result = (
     | VersionShown
     | HelpShown
     | Goodbye
+    | MockResult
 )
 
 
@@ -322,6 +328,12 @@ def _answer(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
         and tutor.store.answer_of(today.id, place.user) is None
         else None
     )
+    mock = MockExams(tutor).current_post(team=place.team, user=place.user)
+    newest = max(open_daily.id if open_daily else 0, pending.post.id if pending else 0)
+    if mock is not None and mock > newest:
+        return MockExams(tutor).answer(
+            post_id=mock, user=place.user, team=place.team, choice=arg, now=now
+        )
     if open_daily is not None and (pending is None or open_daily.id > pending.post.id):
         return _grade(tutor, open_daily.id, arg, place, now, revealed)
     if pending is None:
@@ -412,6 +424,21 @@ def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
         return VersionShown(None)
 
 
+def _mock(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    """`mock [N] [timed]` starts one (or offers the open one); `mock resume`, `mock discard`."""
+    words = arg.split()
+    mocks = MockExams(tutor)
+    if "resume" in words or "continue" in words:
+        return mocks.resume(team=place.team, user=place.user, now=now)
+    if "discard" in words or "stop" in words:
+        return mocks.discard(team=place.team, user=place.user, now=now)
+    size = next((int(w) for w in words if w.isdigit()), DEFAULT_SIZE)
+    timed = "timed" in words
+    return mocks.start(
+        team=place.team, user=place.user, channel=place.channel, size=size, timed=timed, now=now
+    )
+
+
 def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return HelpShown(local=place.local)
 
@@ -429,6 +456,7 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.DAILY: _daily,
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
+    Verb.MOCK: _mock,
     Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,

@@ -34,6 +34,8 @@ from bot.conversation import (
 from bot.daily import PassReport, Recap, Reveal
 from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
+from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
+from bot.mock_replies import render_mock
 from bot.quiz import Question
 from bot.schedule import Schedule
 from bot.standings import Board, Ranked, TeamStanding
@@ -467,6 +469,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return help_lines(local=local)
         case Goodbye():
             return [GOODBYE]
+        case MockShown() | MockDone() | MockOffer() | MockDiscarded() | NoMock() | MockRefused():
+            return render_mock(result)
     raise TypeError(f"no rendering for {type(result).__name__}")  # a new result needs one
 
 

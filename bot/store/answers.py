@@ -15,7 +15,8 @@ import sqlite_utils
 from bot.store import tallies
 from bot.store.db import immediate, stamp
 
-PostKind = Literal["private", "daily"]  # a question put to one learner, or to a channel
+# A question put to one learner, to a channel, or to one learner inside a mock exam (on no board)
+PostKind = Literal["private", "daily", "mock"]
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,8 @@ class Answers:
     ) -> bool:
         """Record a learner's answer and count it in the tallies, in one transaction.
 
-        False when they had already answered this post (nothing is counted then).
+        False when they had already answered this post (nothing is counted then). A mock exam's
+        answers count in the learner's own totals only, never on a board.
         """
         sql = """
             insert or ignore into answers
@@ -156,6 +158,7 @@ class Answers:
                 channel=post.channel,
                 user=user,
                 daily=post.kind == "daily",
+                ranked=post.kind != "mock",
                 correct=correct,
                 section=section,
                 topic=topic,
