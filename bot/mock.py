@@ -85,9 +85,9 @@ def draw(
 def _spread(
     questions: list[Question], count: int, seen: Mapping[str, str], rng: random.Random
 ) -> list[Question]:
-    """`count` of one section's questions: unseen first, then least recently seen; subsections
-    in turn."""
-    keyed = [(q.id in seen, seen.get(q.id, ""), rng.random(), q) for q in questions]
+    """`count` of one section's questions: unseen first (subsections in turn), then the least
+    recently seen."""
+    keyed = [(*_staleness(q, seen), rng.random(), q) for q in questions]
     queues: dict[str, list[Question]] = {}
     for *_, question in sorted(keyed, key=lambda k: k[:3]):
         queues.setdefault(question.section, []).append(question)
@@ -95,10 +95,17 @@ def _spread(
     picked: list[Question] = []
     while len(picked) < count:
         ready = [s for s, queue in queues.items() if queue]
-        section = min(ready, key=lambda s: (taken[s], queues[s][0].id in seen, rng.random()))
+        section = min(
+            ready, key=lambda s: (*_staleness(queues[s][0], seen), taken[s], rng.random())
+        )
         picked.append(queues[section].pop(0))
         taken[section] += 1
     return picked
+
+
+def _staleness(question: Question, seen: Mapping[str, str]) -> tuple[bool, str]:
+    """Sorts unseen questions first, then by when they were last seen."""
+    return question.id in seen, seen.get(question.id, "")
 
 
 # -- results ------------------------------------------------------------------------------------
