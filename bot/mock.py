@@ -194,6 +194,7 @@ class MockRefused:
 
 
 MockResult = MockShown | MockDone | MockOffer | MockDiscarded | NoMock | MockRefused
+MOCK_RESULTS = (MockShown, MockDone, MockOffer, MockDiscarded, NoMock, MockRefused)
 
 
 def section_scores(graded: Iterable[tuple[Question, bool]]) -> tuple[SectionScore, ...]:

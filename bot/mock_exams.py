@@ -49,13 +49,13 @@ class MockExams:
         self, *, team: str, user: str, channel: str, size: int, timed: bool, now: dt.datetime
     ) -> MockResult:
         """A new mock, or the offer to resume or discard the one already open."""
+        opened = self.store.open_mock(team=team, user=user)
+        if opened is not None:
+            return self._ran_out(opened, now) or self._offer(opened, now)
         bank = self.tutor.catalog.questions
         low, high = size_range(len(bank))
         if not low <= size <= high:
             return MockRefused("too_few", size=high)
-        opened = self.store.open_mock(team=team, user=user)
-        if opened is not None:
-            return self._ran_out(opened, now) or self._offer(opened, now)
         seen = self.store.seen_since(team=team, user=user, since=now - FRESH)
         questions = draw(bank, size, seen=seen, rng=self.tutor.rng)
         deadline = now + PACE * size if timed else None

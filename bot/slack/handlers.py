@@ -20,8 +20,9 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from bot import replies
-from bot.conversation import Place, handle, is_shared, parse
-from bot.slack import blocks
+from bot.conversation import Place, Result, handle, is_shared, parse
+from bot.mock import MOCK_RESULTS
+from bot.slack import blocks, mock_blocks, mock_dm
 from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
@@ -61,6 +62,14 @@ class Reply:
 
     message: Message
     shared: bool = False
+    result: Result | None = None
+
+
+def render(result: Result) -> Message:
+    """A result as Block Kit; a mock exam's with its own buttons (`bot.slack.mock_blocks`)."""
+    if isinstance(result, MOCK_RESULTS):
+        return mock_blocks.render_mock(result)
+    return blocks.render(result)
 
 
 def converse(
@@ -69,7 +78,7 @@ def converse(
     """One turn from a line of text: the same core for /tutor, mentions and DMs."""
     place = Place(team, user, channel, private, services.is_admin(user))
     result = handle(services.tutor, parse(text), place, services.clock())
-    return Reply(blocks.render(result), is_shared(result))
+    return Reply(render(result), is_shared(result), result)
 
 
 # -- /tutor -----------------------------------------------------------------------------------
@@ -117,6 +126,9 @@ def mention(
     reply = converse(
         event.get("text", ""), services, team=_team(context), user=user, channel=channel
     )
+    if mock_dm.goes_to_dm(reply.result):  # a mock exam goes on in the DM with the app
+        mock_dm.deliver(client, services.tutor, reply.result, user=user)
+        reply = Reply(blocks.lines([mock_blocks.IN_DM]))
     if reply.shared:
         say(**reply.message.as_kwargs(), thread_ts=thread)
     else:
@@ -125,8 +137,14 @@ def mention(
         )
 
 
-def direct_message(event: dict, say: Say, context: BoltContext, services: Services) -> None:
-    """A DM to the bot: answered in the DM."""
+def direct_message(
+    event: dict,
+    say: Say,
+    context: BoltContext,
+    services: Services,
+    client: WebClient | None = None,
+) -> None:
+    """A DM to the bot: answered in the DM (a mock's question as the mock's message)."""
     reply = converse(
         event.get("text", ""),
         services,
@@ -135,6 +153,9 @@ def direct_message(event: dict, say: Say, context: BoltContext, services: Servic
         channel=event["channel"],
         private=True,
     )
+    if client is not None and mock_dm.goes_to_dm(reply.result):
+        mock_dm.deliver(client, services.tutor, reply.result, user=event["user"])
+        return
     say(**reply.message.as_kwargs())
 
 
