@@ -42,6 +42,7 @@ class Verb(StrEnum):
     SCHEDULE = "schedule"
     GAPS = "gaps"
     MOCK = "mock"
+    MORE = "more"
     VERSION = "version"
     HELP = "help"
     QUIT = "quit"
@@ -74,6 +75,7 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.MORE, r"(?:more|tell me more)"),
         (Verb.MOCK, r"mock(?: exam)?((?: (?:\d{1,4}|timed|resume|continue|discard|stop))*)"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
@@ -89,6 +91,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("leaderboard [week|month|all]", "this channel's board (in a DM, everyone's); week first"),
     ("leaderboard teams", "channels ranked by accuracy × participation"),
     ("leaderboard everyone", "everyone in the workspace"),
+    ("more", "the rest of the last answer's feedback: the other choices, the source"),
     ("stats", "your answers, accuracy, days in a row and weakest topics"),
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
@@ -175,6 +178,14 @@ class Grade:
 
     graded: Graded | None
     revealed: tuple[Reveal, ...] = ()
+
+
+@dataclass(frozen=True)
+class MoreShown:
+    """The rest of the feedback on the learner's last answer; `question` None: none yet."""
+
+    question: Question | None
+    chosen: str = ""
 
 
 @dataclass(frozen=True)
@@ -275,6 +286,7 @@ Result = (
     | Put
     | Grade
     | NoOpenQuestion
+    | MoreShown
     | BoardShown
     | TeamsShown
     | StatsShown
@@ -358,6 +370,12 @@ def _grade(
         channel=_daily_channel(place),
     )
     return Grade(graded, revealed)
+
+
+def _more(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    last = tutor.store.last_answer(team=place.team, user=place.user)
+    question = tutor.catalog.questions.get(last[0].question_id) if last else None
+    return MoreShown(question, last[1]) if last and question else MoreShown(None)
 
 
 def _leaderboard(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
@@ -457,6 +475,7 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
     Verb.MOCK: _mock,
+    Verb.MORE: _more,
     Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,

@@ -17,6 +17,7 @@ from bot.conversation import (
     Grade,
     HelpShown,
     Invalid,
+    MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
@@ -48,6 +49,7 @@ def samples(tutor, now) -> dict[type, list]:
 
     put = said("quiz")
     graded = said(put.asked.question.answer)
+    more = said("more")
     schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
     no_open = said("b")  # before the mock: a letter then answers the mock's question
     mock = said("mock 3 timed")
@@ -59,6 +61,7 @@ def samples(tutor, now) -> dict[type, list]:
         Put: [put],
         Grade: [graded, Grade(None)],
         NoOpenQuestion: [no_open],
+        MoreShown: [more, MoreShown(None)],
         BoardShown: [said("leaderboard"), said("leaderboard everyone"), said("leaderboard all")],
         TeamsShown: [said("leaderboard teams")],
         StatsShown: [said("stats")],

@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 
 from bot.config import Settings
 from bot.slack import handlers, mock_handlers
-from bot.slack.blocks import ANSWER, QUIZ_ON_ENTRY, SHOW_ENTRY
+from bot.slack.blocks import ANSWER, QUIZ_MORE, QUIZ_ON_ENTRY, SHOW_ENTRY
 from bot.slack.client import web_client
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
@@ -99,3 +99,4 @@ def register(app: App, services: Services) -> None:
             ack=mock_handlers.mock_choice, lazy=[guarded(mock_handlers.mock_choice_after)]
         )
     app.action(QUIZ_ON_ENTRY)(ack=later, lazy=[guarded(handlers.quiz_on_entry)])
+    app.action(QUIZ_MORE)(ack=later, lazy=[guarded(handlers.quiz_more)])

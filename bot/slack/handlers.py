@@ -27,6 +27,7 @@ from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
 from bot.standings import Standings
+from bot.store import Post
 from bot.tutor import Graded, Tutor
 
 Clock = Callable[[], dt.datetime]
@@ -219,11 +220,20 @@ def answer_click(
 def click_feedback(
     body: dict, respond: Respond, client: WebClient, context: BoltContext, services: Services
 ) -> None:
-    """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home."""
+    """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home.
+
+    A private question's message is replaced by itself without buttons and the feedback (no
+    second answer from it); a channel's question stays as it is and the feedback comes apart.
+    """
     graded: Graded | None = context.get("graded")
     user = body["user"]["id"]
-    said = blocks.feedback(graded) if graded else blocks.lines([replies.UNKNOWN_POST])
-    sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+    post = _clicked_post(body, services)
+    said = blocks.feedback(graded, post.id if post else None) if graded else None
+    replace = bool(graded and post and graded.status == "recorded" and post.kind == "private")
+    if replace and graded and post:
+        said = blocks.answered(post.id, graded)
+    said = said or blocks.lines([replies.UNKNOWN_POST])
+    sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=replace)
     if sent.status_code != 200:
         log.warning(
             "Feedback on an answer click (%s) was not delivered: response_url answered %s",
@@ -235,6 +245,28 @@ def click_feedback(
             refresh_home(client, services, team=_team(context), user=user)
         else:  # debounced, on the refresher's own threads: feedback never waits for Home
             services.homes.request(client, team=_team(context), user=user)
+
+
+def _clicked_post(body: dict, services: Services) -> Post | None:
+    """The post an answer button names (its value: post id and letter)."""
+    value = blocks.read_answer_value(((body.get("actions") or [{}])[0]).get("value", ""))
+    return services.tutor.store.post(value[0]) if value else None
+
+
+def quiz_more(
+    action: dict, body: dict, context: BoltContext, respond: Respond, services: Services
+) -> None:
+    """ "More": the other choices and the source, only to someone who answered that question."""
+    value = action.get("value", "")
+    post = services.tutor.store.post(int(value)) if value.isdigit() and len(value) <= 18 else None
+    user = body["user"]["id"]
+    chosen = services.tutor.store.answer_of(post.id, user) if post else None
+    question = services.tutor.catalog.questions.get(post.question_id) if post else None
+    if post is None or post.team != _team(context) or chosen is None or question is None:
+        said = blocks.lines([replies.NOTHING_MORE])
+    else:
+        said = blocks.lines(replies.more_lines(question, chosen))
+    respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
 
 
 def refresh_home(client: WebClient, services: Services, *, team: str, user: str) -> None:

@@ -11,8 +11,7 @@ import re
 
 from bot import mock_replies
 from bot.mock import MockDone, MockOffer, MockResult, MockShown
-from bot.quiz import Question
-from bot.slack.blocks import BUTTON_TEXT, Message, answer_value, lines
+from bot.slack.blocks import BUTTON_TEXT, Message, answer_value, choice_labels, lines
 from bot.slack.text import clip, escape
 
 MOCK_ANSWER = re.compile(r"^mock_answer_[a-e]$")  # value "<post id>:<letter>"
@@ -22,12 +21,6 @@ MAX_BLOCKS = 45  # Slack allows 50 a message
 MAX_TEXT = 10_000  # Slack refuses messages whose blocks hold much more than ~12k characters
 IN_DM = "Your mock exam is in your DM with me (Apps → Study Tutor → Messages)."
 MOVED = "This mock exam goes on in a newer message below."
-
-
-def choice_labels(question: Question) -> list[str]:
-    """Each button's label: "b) the choice" when every choice fits a button, else the letters."""
-    labels = [f"{x.lower()}) {text}" for x, text in question.choices]
-    return labels if all(len(label) <= BUTTON_TEXT for label in labels) else list(question.letters)
 
 
 def shown(result: MockShown) -> Message:

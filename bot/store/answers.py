@@ -179,6 +179,17 @@ class Answers:
         ).fetchone()
         return row[0] if row else None
 
+    def last_answer(self, *, team: str, user: str) -> tuple[Post, str] | None:
+        """The learner's newest answer outside mock exams, and its post (`more` explains it)."""
+        sql = """
+            select a.post_id, a.choice from answers a join posts p on p.id = a.post_id
+            where a.team = ? and a.user = ? and p.kind != 'mock'
+            order by a.answered_at desc, a.id desc limit 1
+        """
+        row = self.db.execute(sql, [team, user]).fetchone()
+        post = self.post(row[0]) if row else None
+        return (post, row[1]) if post and row else None
+
     def asked_question_ids(
         self, *, team: str, channel: str | None = None, user: str | None = None
     ) -> list[str]:
