@@ -27,7 +27,6 @@ from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
 from bot.standings import Standings
-from bot.store import Post
 from bot.tutor import Graded, Tutor
 
 Clock = Callable[[], dt.datetime]
@@ -214,6 +213,7 @@ def answer_click(
         channel=_channel(body),
     )
     context["graded"] = graded or None
+    context["post_id"] = value[0] if value else None
     ack()
 
 
@@ -227,7 +227,8 @@ def click_feedback(
     """
     graded: Graded | None = context.get("graded")
     user = body["user"]["id"]
-    post = _clicked_post(body, services)
+    post_id = context.get("post_id")
+    post = services.tutor.store.post(post_id) if post_id is not None else None
     said = blocks.feedback(graded, post.id if post else None) if graded else None
     replace = bool(graded and post and graded.status == "recorded" and post.kind == "private")
     if replace and graded and post:
@@ -245,12 +246,6 @@ def click_feedback(
             refresh_home(client, services, team=_team(context), user=user)
         else:  # debounced, on the refresher's own threads: feedback never waits for Home
             services.homes.request(client, team=_team(context), user=user)
-
-
-def _clicked_post(body: dict, services: Services) -> Post | None:
-    """The post an answer button names (its value: post id and letter)."""
-    value = blocks.read_answer_value(((body.get("actions") or [{}])[0]).get("value", ""))
-    return services.tutor.store.post(value[0]) if value else None
 
 
 def quiz_more(
