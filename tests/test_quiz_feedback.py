@@ -130,6 +130,9 @@ def test_more_button_shows_the_rest_only_to_someone_who_answered(tutor, now):
         {"value": str(asked.post.id)}, {"user": {"id": STUDENT}}, context, said, services
     )
     assert said.calls[-1]["text"].endswith(f"Source: {asked.question.source}")
+    for forged in ("²", "-1", "9" * 30, ""):
+        handlers.quiz_more({"value": forged}, {"user": {"id": STUDENT}}, context, said, services)
+        assert said.calls[-1]["text"] == replies.NOTHING_MORE
 
 
 def test_a_daily_click_leaves_the_channel_message_alone(tutor, now, stub, client):

@@ -229,11 +229,12 @@ def click_feedback(
     user = body["user"]["id"]
     post_id = context.get("post_id")
     post = services.tutor.store.post(post_id) if post_id is not None else None
-    said = blocks.feedback(graded, post.id if post else None) if graded else None
-    replace = bool(graded and post and graded.status == "recorded" and post.kind == "private")
-    if replace and graded and post:
-        said = blocks.answered(post.id, graded)
-    said = said or blocks.lines([replies.UNKNOWN_POST])
+    if graded is None:
+        said, replace = blocks.lines([replies.UNKNOWN_POST]), False
+    elif post and graded.status == "recorded" and post.kind == "private":
+        said, replace = blocks.answered(post.id, graded), True
+    else:
+        said, replace = blocks.feedback(graded, post.id if post else None), False
     sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=replace)
     if sent.status_code != 200:
         log.warning(
@@ -253,7 +254,8 @@ def quiz_more(
 ) -> None:
     """ "More": the other choices and the source, only to someone who answered that question."""
     value = action.get("value", "")
-    post = services.tutor.store.post(int(value)) if value.isdigit() and len(value) <= 18 else None
+    number = value.isascii() and value.isdigit() and len(value) <= 18  # fits SQLite's INTEGER
+    post = services.tutor.store.post(int(value)) if number else None
     user = body["user"]["id"]
     chosen = services.tutor.store.answer_of(post.id, user) if post else None
     question = services.tutor.catalog.questions.get(post.question_id) if post else None
