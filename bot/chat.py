@@ -7,10 +7,11 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 from bot import replies
-from bot.conversation import Goodbye, Place, handle, parse
+from bot.conversation import Goodbye, Place, Subject, handle, parse, subject_of
 from bot.daily import LOCAL_CHANNEL
 from bot.store import LOCAL_TEAM
 from bot.tutor import Tutor
@@ -37,6 +38,7 @@ def run_chat(
         print("\n".join(shown), file=stdout, flush=True)
 
     say(replies.WELCOME)
+    session = Session()
     while True:
         if interactive:
             print("> ", end="", file=stdout, flush=True)
@@ -45,7 +47,7 @@ def run_chat(
             return 0
         if not line.strip():
             continue
-        reply = respond(tutor, line, user=user, now=clock())
+        reply = respond(tutor, line, user=user, now=clock(), session=session)
         if reply is None:
             say(replies.GOODBYE)
             return 0
@@ -58,8 +60,21 @@ def wrap(line: str, width: int) -> str:
     return textwrap.fill(line, width=width, subsequent_indent=indent) if line else line
 
 
-def respond(tutor: Tutor, line: str, *, user: str, now: dt.datetime) -> list[str] | None:
+@dataclass
+class Session:
+    """What the chat remembers between lines: the answer or question shown last (for report)."""
+
+    recent: Subject | None = None
+
+
+def respond(
+    tutor: Tutor, line: str, *, user: str, now: dt.datetime, session: Session | None = None
+) -> list[str] | None:
     """One turn of the chat, decided by the conversation core; None means the learner is leaving."""
-    place = Place(LOCAL_TEAM, user, LOCAL_CHANNEL, private=True, is_admin=lambda: True)
+    session = session or Session()
+    place = Place(
+        LOCAL_TEAM, user, LOCAL_CHANNEL, private=True, is_admin=lambda: True, recent=session.recent
+    )
     result = handle(tutor, parse(line), place, now)
+    session.recent = subject_of(result) or session.recent
     return None if isinstance(result, Goodbye) else replies.render(result)

@@ -156,6 +156,48 @@ def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_flags(args: argparse.Namespace, settings: Settings) -> int:
+    """Learners' reports and ratings, grouped by question or answer, newest first."""
+    tutor = build_tutor(settings)
+    items = tutor.store.flagged(limit=args.limit)
+    if args.json:
+        rows = [
+            {
+                "kind": i.kind,
+                "item": i.item,
+                "name": tutor.subject_name(i.kind, i.item),
+                "withdrawn": i.withdrawn,
+                "up": i.ups,
+                "down": i.downs,
+                "reports": [
+                    {"id": f.id, "reason": f.reason, "comment": f.comment, "at": f.flagged_at}
+                    for f in i.reports
+                ],
+            }
+            for i in items
+        ]
+        print(json.dumps(rows))
+        return 0
+
+    def name_of(kind: str, item: str) -> str:
+        return tutor.subject_name(kind, item) or "(no longer in the content)"
+
+    print("\n".join(replies.flags_lines(items, name_of)))
+    return 0
+
+
+def cmd_flags_clear(args: argparse.Namespace, settings: Settings) -> int:
+    """A curator dealt with an item: its open flags are cleared, a question rejoins the daily."""
+    store = Store(settings.db_path)
+    withdrawn = args.item in store.withdrawn_questions()
+    cleared = store.clear_flags(args.item, now=now_utc())
+    if not cleared:
+        raise TutorError(f"'{args.item}' has no open flags; see them with tutor flags")
+    back = "; it is back in the daily rotation" if withdrawn else ""
+    print(f"Cleared {cleared} flag{'s' if cleared != 1 else ''} on {args.item}{back}.")
+    return 0
+
+
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from bot.chat import run_chat
 
@@ -393,6 +435,17 @@ def build_parser() -> argparse.ArgumentParser:
     gaps.add_argument("--limit", type=int, default=50, help="how many rows")
     gaps.add_argument("--json", action="store_true", help="print a JSON list")
     gaps.set_defaults(handler=cmd_gaps)
+
+    flags = sub.add_parser(
+        "flags", help="learners' reports on questions and answers, for curators; clear ID"
+    )
+    flags.add_argument("--limit", type=int, default=None, help="how many items (default: all)")
+    flags.add_argument("--json", action="store_true", help="print a JSON list")
+    flags.set_defaults(handler=cmd_flags)
+    flag_actions = flags.add_subparsers(dest="action", metavar="ACTION")
+    clear = flag_actions.add_parser("clear", help="mark an item's flags as dealt with")
+    clear.add_argument("item", metavar="ID", help="the question or entry id, e.g. q-no-code")
+    clear.set_defaults(handler=cmd_flags_clear)
 
     evaluate = sub.add_parser("eval", help="measure answer quality on the evaluation set")
     evaluate.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from bot.errors import ConfigError
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
+CHANNEL_ID = re.compile(r"[CGD][A-Z0-9]{2,}")  # what Slack calls a channel id
 
 
 def default_content_root(cwd: Path | None = None) -> Path:
@@ -32,6 +34,7 @@ class Settings:
     api_url: str = SLACK_API_DEFAULT
     port: int = 3000
     admins: tuple[str, ...] = ()
+    curator_channel: str = ""  # where new reports are posted (a channel id), if anywhere
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -41,6 +44,12 @@ class Settings:
         if not port.isdigit():
             raise ConfigError(f"PORT must be a port number, got '{port}'")
         api_url = env.get("SLACK_API_URL") or SLACK_API_DEFAULT
+        curators = env.get("TUTOR_CURATOR_CHANNEL", "").strip()
+        if curators and not CHANNEL_ID.fullmatch(curators):
+            raise ConfigError(
+                f"TUTOR_CURATOR_CHANNEL must be a channel id like C0123ABCD, got '{curators}'; "
+                "find it at the bottom of the channel's details in Slack"
+            )
         return cls(
             db_path=Path(env.get("TUTOR_DB") or "tutor.db"),
             content_root=Path(content) if content else default_content_root(),
@@ -49,6 +58,7 @@ class Settings:
             app_token=env.get("SLACK_APP_TOKEN", ""),
             api_url=api_url if api_url.endswith("/") else api_url + "/",
             port=int(port),
+            curator_channel=curators,
             admins=tuple(a for a in env.get("TUTOR_ADMINS", "").replace(",", " ").split() if a),
         )
 

@@ -27,7 +27,8 @@ from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
 from bot.store import LOCAL_TEAM, Post, stamp
-from bot.tutor import Asked, Graded, Stats, Tutor
+from bot.store.flags import FlagKind
+from bot.tutor import Asked, Graded, Reported, Stats, Tutor
 
 
 class Verb(StrEnum):
@@ -39,6 +40,7 @@ class Verb(StrEnum):
     DAILY = "daily"
     SCHEDULE = "schedule"
     GAPS = "gaps"
+    REPORT = "report"
     VERSION = "version"
     HELP = "help"
     QUIT = "quit"
@@ -71,6 +73,7 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.REPORT, r"report(?::?\s+(.+))?"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
@@ -89,6 +92,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
     ("gaps", "questions I could not answer well (admins)"),
+    ("report <what is wrong>", "tell the curators the last answer or question is wrong or unclear"),
     ("version", "which Study Tutor this is"),
     ("help", "this list"),
 )
@@ -111,6 +115,8 @@ def parse(text: str) -> Command:
             arg = (found.group(1) or "").strip() if pattern.groups else ""
             if verb is Verb.SCHEDULE and arg and arg[0].isdigit():
                 arg = line.split(" ", 1)[1]  # keep the zone's capitals: Europe/Berlin
+            if verb is Verb.REPORT and arg:
+                arg = line.split(" ", 1)[1]  # the reporter's words as written
             return Command(verb, arg)
     asked = _ASK.fullmatch(line)
     if asked:
@@ -121,6 +127,8 @@ def parse(text: str) -> Command:
 
 
 # -- where and who ------------------------------------------------------------------------
+
+Subject = tuple[FlagKind, str]  # ("question", question id) or ("entry", entry id)
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,7 @@ class Place:
     channel: str
     private: bool = False
     is_admin: Callable[[], bool] = field(default=lambda: False, compare=False)
+    recent: Subject | None = None  # what the learner saw last (the chat keeps it), for `report`
 
     @property
     def local(self) -> bool:
@@ -251,6 +260,20 @@ class GapsShown:
 
 
 @dataclass(frozen=True)
+class ReportKept:
+    """A report on the last answer or question, kept for the curators."""
+
+    reported: Reported
+
+
+@dataclass(frozen=True)
+class NothingToReport:
+    """`report` with no answer or question shown before it (or no words saying what is wrong)."""
+
+    said_nothing: bool = False
+
+
+@dataclass(frozen=True)
 class VersionShown:
     version: str | None  # None: run from a checkout that was never installed
 
@@ -281,6 +304,8 @@ Result = (
     | NotHere
     | Invalid
     | GapsShown
+    | ReportKept
+    | NothingToReport
     | VersionShown
     | HelpShown
     | Goodbye
@@ -405,6 +430,49 @@ def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return GapsShown(tuple(tutor.store.gaps(limit=10)))
 
 
+_REASON_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("wrong", re.compile(r"\b(wrong|incorrect|answer key|should be|not right|mistake)\b")),
+    ("outdated", re.compile(r"\b(outdated|out of date|deprecated|renamed|no longer|old)\b")),
+    ("unclear", re.compile(r"\b(unclear|confusing|ambiguous|typo|hard to read)\b")),
+)
+
+
+def report_reason(text: str) -> str:
+    """What a free-text report is about, from its words: wrong | outdated | unclear | other."""
+    low = text.lower()
+    return next((reason for reason, words in _REASON_WORDS if words.search(low)), "other")
+
+
+def _report(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    if place.recent is None or not arg:
+        return NothingToReport(said_nothing=place.recent is not None)
+    kind, item = place.recent
+    reported = tutor.report(
+        team=place.team,
+        user=place.user,
+        kind=kind,
+        item=item,
+        reason=report_reason(arg),
+        comment=arg,
+        now=now,
+    )
+    return ReportKept(reported) if reported else NothingToReport()
+
+
+def subject_of(result: Result) -> Subject | None:
+    """What a result showed that a learner may report next: an answer's entry, a question."""
+    match result:
+        case Answered(lookup=lookup) if lookup.best is not None:
+            return ("entry", lookup.best.entry.id)
+        case Put(asked=asked):
+            return ("question", asked.question.id)
+        case Grade(graded=graded) if graded is not None:
+            return ("question", graded.question.id)
+        case DailyShown(question=question):
+            return ("question", question.id)
+    return None
+
+
 def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     try:
         return VersionShown(metadata.version("study-tutor"))
@@ -429,6 +497,7 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.DAILY: _daily,
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
+    Verb.REPORT: _report,
     Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,

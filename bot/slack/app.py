@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 
 from bot.config import Settings
 from bot.slack import handlers
-from bot.slack.blocks import ANSWER, QUIZ_ON_ENTRY, SHOW_ENTRY
+from bot.slack.blocks import ANSWER, MORE, QUIZ_ON_ENTRY, RATE, REPORT, REPORT_VIEW, SHOW_ENTRY
 from bot.slack.client import web_client
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
@@ -53,7 +53,14 @@ def create_app(
         handlers.refresh_home(web, services, team=team, user=user)
 
     homes = HomeRefresher(refresh, busy=after_ack.busy)  # feedback goes first
-    services = Services(tutor, clock, DisplayNames(app.client), settings.admins, homes=homes)
+    services = Services(
+        tutor,
+        clock,
+        DisplayNames(app.client),
+        settings.admins,
+        homes=homes,
+        curator_channel=settings.curator_channel,
+    )
     register(app, services)
     tutor.matcher  # noqa: B018 - built now, not while the first /tutor question waits
     return app
@@ -87,3 +94,9 @@ def register(app: App, services: Services) -> None:
     app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.action(SHOW_ENTRY)(ack=later, lazy=[guarded(handlers.show_entry)])
     app.action(QUIZ_ON_ENTRY)(ack=later, lazy=[guarded(handlers.quiz_on_entry)])
+    app.action(MORE)(ack=later, lazy=[guarded(handlers.show_entry)])
+
+    # Reports and ratings are kept before the ack too; the thanks and the curators' note follow.
+    app.action(RATE)(ack=handlers.rate_click, lazy=[guarded(handlers.rate_thanks)])
+    app.action(REPORT)(ack=later, lazy=[guarded(handlers.open_report)])
+    app.view(REPORT_VIEW)(ack=handlers.report_submit, lazy=[guarded(handlers.tell_curators)])

@@ -36,12 +36,19 @@ from bot.quiz import Question
 from bot.slack.text import clip, escape, mention, without_bidi
 from bot.standings import Board, TeamsBoard
 from bot.store import Post
+from bot.store.flags import COMMENT_LIMIT, FlagKind
 from bot.tutor import Graded, Stats
 
 # Action ids. A family of buttons shares one regex, so one listener serves them all.
 ANSWER = re.compile(r"^answer_[a-e]$")  # one button per choice; value "<post id>:<letter>"
 SHOW_ENTRY = re.compile(r"^show_entry_\d+$")  # "did you mean" buttons; value = entry id
 QUIZ_ON_ENTRY = "quiz_on_entry"  # "quiz me on this"; value = entry id
+MORE = "answer_more"  # the whole entry (its mix-ups to watch); value = entry id
+RATE = re.compile(r"^rate_(up|down)$")  # 👍/👎 on an answer; value = entry id
+REPORT = "report_open"  # opens the report modal; value = "question:<id>" or "entry:<id>"
+REPORT_VIEW = "report_problem"  # the modal's callback id; private_metadata = the same value
+REPORT_WHAT = "what"  # the modal's block and action id for the reason
+REPORT_COMMENT = "comment"  # ... and for the comment
 
 SECTION_TEXT = 3000  # Slack's limit for a section's text
 BUTTON_TEXT = 75  # Slack's limit for a button label
@@ -66,12 +73,27 @@ class Message:
 
 
 def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable: bool) -> Message:
-    """An answer (or "I don't know"), the question echoed, and the buttons that follow from it."""
-    lines = replies.answer_lines(lookup, kb_get)
-    blocks = _sections(lines, bold_first=lookup.best is not None)
+    """An answer (or "I don't know"), the question echoed, and the buttons that follow from it.
+
+    A confident answer is short: the means, why and a link to the source; the mix-ups to watch
+    wait behind "More", beside 👍/👎 and "Report a problem".
+    """
+    best = lookup.best
+    if best is None:
+        lines = replies.answer_lines(lookup, kb_get)
+        blocks = _sections(lines, bold_first=False)
+    else:
+        lines = replies.answer_summary(lookup)
+        blocks = _sections(lines, bold_first=True)
+        if best.entry.sources:
+            url = best.entry.sources[0]
+            lines.append(f"Source: {url}")
+            blocks.append(_section(f"Source: {link(url)}"))
     shown = without_bidi(asked).strip()
     if shown:
         blocks.append(_echo(shown))
+    if best is not None:
+        blocks.append(_answer_feedback(best.entry))
     buttons = []
     if lookup.best is not None and quizzable:
         buttons.append(_button(replies.QUIZ_ME, QUIZ_ON_ENTRY, lookup.best.entry.id))
@@ -83,6 +105,24 @@ def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable
     if buttons:
         blocks.append({"type": "actions", "block_id": "answer_actions", "elements": buttons})
     return Message(_fallback(lines), blocks)
+
+
+def _answer_feedback(shown: Entry) -> dict:
+    """More, 👍, 👎 and Report a problem under an answer."""
+    more = [_button(replies.MORE, MORE, shown.id)] if shown.watch_out else []
+    elements = [
+        *more,
+        _button(replies.HELPED, "rate_up", shown.id),
+        _button(replies.DID_NOT_HELP, "rate_down", shown.id),
+        _button(replies.REPORT_PROBLEM, REPORT, subject_value("entry", shown.id)),
+    ]
+    return {"type": "actions", "block_id": "answer_feedback", "elements": elements}
+
+
+def link(url: str) -> str:
+    """A clickable link whose label is the address without its scheme (escaped, as Slack asks)."""
+    label = clip(url.split("://", 1)[-1].removeprefix("www."), 70)
+    return f"<{escape(url)}|{escape(label)}>"
 
 
 def entry(found: Entry, kb_get: KbGet, *, quizzable: bool) -> Message:
@@ -115,7 +155,102 @@ def question(post_id: int, asked: Question, *, heading: str = "") -> Message:
 
 def feedback(graded: Graded) -> Message:
     """Right or wrong, why the chosen choice is right or wrong, why the correct one is right."""
-    return lines(replies.feedback_lines(graded), bold_first=True)
+    return with_report(lines(replies.feedback_lines(graded), bold_first=True), graded)
+
+
+def with_report(message: Message, graded: Graded) -> Message:
+    """A "Report a problem" button under a quiz's feedback (not for a refused or invalid try)."""
+    if graded.status in ("invalid", "refused"):
+        return message
+    button = _button(replies.REPORT_PROBLEM, REPORT, subject_value("question", graded.question.id))
+    actions = {"type": "actions", "block_id": "feedback_actions", "elements": [button]}
+    return Message(message.text, [*message.blocks, actions])
+
+
+# -- reports: the modal and its values ----------------------------------------------------------
+
+
+def subject_value(kind: str, item: str) -> str:
+    return f"{kind}:{item}"
+
+
+def read_subject(value: str) -> tuple[FlagKind, str] | None:
+    """("question" | "entry", id) from a report button's value; None when it is not one of ours."""
+    kind, _, item = value.partition(":")
+    if kind == "question" and item:
+        return ("question", item)
+    if kind == "entry" and item:
+        return ("entry", item)
+    return None
+
+
+def report_modal(value: str, name: str) -> dict:
+    """The "Report a problem" modal: what is wrong (a choice) and a comment."""
+    options = [
+        {"text": {"type": "plain_text", "text": text}, "value": reason}
+        for reason, text in replies.REASON_NAMES.items()
+    ]
+    what = {
+        "type": "radio_buttons",
+        "action_id": REPORT_WHAT,
+        "options": options,
+        "initial_option": options[0],
+    }
+    comment = {
+        "type": "plain_text_input",
+        "action_id": REPORT_COMMENT,
+        "multiline": True,
+        "max_length": COMMENT_LIMIT,
+    }
+    return {
+        "type": "modal",
+        "callback_id": REPORT_VIEW,
+        "private_metadata": value,
+        "title": {"type": "plain_text", "text": replies.REPORT_TITLE},
+        "submit": {"type": "plain_text", "text": replies.REPORT_SEND},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {"type": "context", "elements": [_plain(clip(escape(name), SECTION_TEXT))]},
+            {
+                "type": "input",
+                "block_id": REPORT_WHAT,
+                "label": _plain(replies.REPORT_WHAT),
+                "element": what,
+            },
+            {
+                "type": "input",
+                "block_id": REPORT_COMMENT,
+                "optional": True,
+                "label": _plain(replies.REPORT_COMMENT),
+                "element": comment,
+            },
+        ],
+    }
+
+
+def read_report(view: dict) -> tuple[str, str]:
+    """(reason, comment) from a submitted report modal; an unknown reason counts as "other"."""
+    values = (view.get("state") or {}).get("values") or {}
+    chosen = ((values.get(REPORT_WHAT) or {}).get(REPORT_WHAT) or {}).get("selected_option")
+    reason = (chosen or {}).get("value")
+    comment = ((values.get(REPORT_COMMENT) or {}).get(REPORT_COMMENT) or {}).get("value")
+    known = reason if reason in replies.REASON_NAMES else "other"
+    return known, comment if isinstance(comment, str) else ""
+
+
+def report_thanks(said: str) -> dict:
+    """The modal after a report: it thanks the reporter, then closes."""
+    return {
+        "type": "modal",
+        "callback_id": f"{REPORT_VIEW}_done",
+        "title": {"type": "plain_text", "text": replies.REPORT_TITLE},
+        "close": {"type": "plain_text", "text": "Close"},
+        "blocks": [{"type": "section", "text": _plain(clip(escape(said), SECTION_TEXT))}],
+    }
+
+
+def _plain(text: str) -> dict:
+    return {"type": "plain_text", "text": text, "emoji": True}
 
 
 def board(shown: Board) -> Message:

@@ -175,6 +175,22 @@ def m005_tallies_and_covering_indexes(db: sqlite_utils.Database) -> None:
     tallies.rebuild(db)
 
 
+@migrations()
+def m008_flags(db: sqlite_utils.Database) -> None:
+    """Learners' reports on content and their 👍/👎 on answers (`bot.store.flags`).
+
+    `kind` is what was flagged: a quiz `question` or a knowledge `entry` (an answer); `reason`
+    is wrong | outdated | unclear | other for a report, up | down for a rating. The reporter is
+    a salted hash, as for gaps. `cleared_at` is set when a curator has dealt with it.
+    """
+    db.execute(
+        "create table flags (id integer primary key, team text not null, kind text not null, "
+        "item text not null, reason text not null, comment text not null default '', "
+        "reporter text not null, flagged_at text not null, cleared_at text)"
+    )
+    db.execute("create index idx_flags_item on flags (kind, item, cleared_at)")
+
+
 @contextlib.contextmanager
 def immediate(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction that takes the write lock at once (waiting up to the busy timeout).
