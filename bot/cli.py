@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot import replies
 from bot.catalog import check_content, coverage_table, load_catalog
-from bot.config import Settings
+from bot.config import CHANNEL_ID, Settings
 from bot.errors import TutorError
 from bot.matching import Lookup
 from bot.standings import DEFAULT_PERIOD, PERIODS, Standings
-from bot.store import LOCAL_TEAM, Store
+from bot.store import LOCAL_TEAM, DailyStore, Store
 from bot.tutor import Tutor
 
 Handler = Callable[[argparse.Namespace, Settings], int]
@@ -272,8 +272,10 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
     from bot.daily import Daily
     from bot.schedule import make_schedule, parse_sections
 
+    check_channel(args.channel)
     daily = Daily(build_tutor(settings))
-    team = args.team or daily.store.team_of_channel(args.channel) or workspace_of(settings)
+    team, whose = schedule_team(args, settings, daily.store.team_of_channel(args.channel))
+    before = daily.schedule(team=team, channel=args.channel)
     schedule = make_schedule(
         team=team,
         channel=args.channel,
@@ -285,8 +287,38 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
         sections=parse_sections(args.sections),
     )
     daily.set_schedule(schedule, by="cli", now=now_utc())
-    print(f"{schedule.channel} ({schedule.team}): {replies.schedule_set(schedule)}")
+    said = replies.schedule_set(schedule)
+    if before is not None:
+        said = f"{said} (This replaces {replies.schedule_text(before)}.)"
+    print(f"{schedule.channel} ({schedule.team}): {said}")
+    print(whose)
     return 0
+
+
+def check_channel(channel: str) -> None:
+    """A Slack channel id, not a name: `general` or `#general` would never be posted to."""
+    if not CHANNEL_ID.fullmatch(channel):
+        raise TutorError(
+            f"--channel '{channel}' is not a channel id; give the id (C0123ABCD), shown at the "
+            "bottom of the channel's details in Slack"
+        )
+
+
+def schedule_team(
+    args: argparse.Namespace, settings: Settings, known: str | None
+) -> tuple[str, str]:
+    """The workspace a new schedule belongs to, and a line saying where that came from."""
+    if args.team:
+        return args.team, f"Workspace {args.team} (from --team)."
+    if known and known != LOCAL_TEAM:
+        return known, f"Workspace {known} (the channel's, from earlier posts or schedules)."
+    if settings.bot_token:
+        team = workspace_of(settings)
+        return team, f"Workspace {team} (from SLACK_BOT_TOKEN)."
+    return LOCAL_TEAM, (
+        "No SLACK_BOT_TOKEN and no --team, so it is kept for the local workspace: tutor serve "
+        "moves it to its own Slack workspace when it starts."
+    )
 
 
 def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
@@ -323,6 +355,7 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
 
     require_bot_token(settings)
     daily = Daily(build_tutor(settings))
+    adopt_local_schedules(daily.store, workspace_of(settings))
     report = daily.run_pass(
         SlackPoster(web_client(settings)),
         now=instant(args.now),
@@ -334,6 +367,13 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
     fine = ("posted", "adopted", "taken", "in_flight")
     trouble = report.problems or any(o.status not in fine for o in report.outcomes)
     return 1 if trouble else 0
+
+
+def adopt_local_schedules(store: DailyStore, team: str) -> None:
+    """Schedules added without a token now belong to the token's workspace; say so once."""
+    adopted = store.adopt_local_schedules(team)
+    if adopted:
+        print(f"{adopted} schedule(s) added without a token now belong to workspace {team}.")
 
 
 def workspace_of(settings: Settings) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.errors import ConfigError
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
-CHANNEL_ID = re.compile(r"[CGD][A-Z0-9]{2,}")  # what Slack calls a channel id
+CHANNEL_ID = re.compile(r"[CGD][A-Z0-9]+")  # what Slack calls a channel id
 
 
 def default_content_root(cwd: Path | None = None) -> Path:

@@ -144,6 +144,8 @@ class Daily:
         )
         work: list[tuple[Due, Question | None]] = []
         for schedule in self.store.schedules(team=team):
+            if schedule.team == LOCAL_TEAM:  # added without a token: waits for `adopt`
+                continue
             due = due_today(schedule, now) if channel in (None, schedule.channel) else None
             if due is not None:
                 work.append((due, None if self._posted(due) else self._question_for(due)))

@@ -38,7 +38,7 @@ from bot.slack.app import create_app, utc_now
 from bot.slack.client import web_client
 from bot.slack.scheduler import start_scheduler
 from bot.slack.socket_mode import SocketMode
-from bot.store import Store
+from bot.store import DailyStore, Store
 from bot.tutor import Tutor
 
 EVENTS_PATH = "/slack/events"  # events, slash commands and interactivity all come here
@@ -67,10 +67,11 @@ class SlackLink:
         self.client, self._sleep = client, sleep
         self.reached = False
         self.last_problem = "not checked yet"
+        self.team = ""  # the bot's workspace, once Slack has said (auth.test)
 
     def check(self) -> bool:
         try:
-            self.client.auth_test()
+            answer = self.client.auth_test()
         except SlackApiError as error:
             code = str(error.response.get("error", "")) if error.response else ""
             if code in REJECTED:
@@ -84,6 +85,7 @@ class SlackLink:
         if not self.reached:
             log.info("Slack's Web API accepted the bot token")
         self.reached, self.last_problem = True, ""
+        self.team = str(answer.get("team_id") or "")
         return True
 
     def _unreachable(self, why: str) -> bool:
@@ -130,7 +132,11 @@ def serve(settings: Settings, port: int | None = None) -> int:
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact_tokens)
-    SlackLink(web_client(settings, timeout=10)).check()  # a rejected token stops us here
+    link = SlackLink(web_client(settings, timeout=10))
+    if link.check() and link.team:  # a rejected token stops us here
+        adopted = DailyStore(Store(settings.db_path)).adopt_local_schedules(link.team)
+        if adopted:
+            log.info("%d schedule(s) added without a token now belong to %s", adopted, link.team)
     if settings.socket_mode:
         return serve_socket_mode(settings, catalog)
     options = {
