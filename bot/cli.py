@@ -7,15 +7,17 @@ anything unexpected becomes a one-line apology (the traceback only with TUTOR_DE
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from bot import replies
 from bot.catalog import check_content, coverage_table, load_catalog
-from bot.config import CHANNEL_ID, Settings
+from bot.config import CHANNEL_ID, Settings, default_db_path
 from bot.errors import TutorError
 from bot.matching import Lookup
 from bot.standings import DEFAULT_PERIOD, PERIODS, Standings
@@ -201,7 +203,38 @@ def cmd_flags_clear(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from bot.chat import run_chat
 
-    return run_chat(build_tutor(settings), user=args.user, clock=now_utc)
+    history = default_db_path(os.environ).parent / "chat_history"
+    with contextlib.suppress(OSError):  # history is a comfort: without it the chat still works
+        history.parent.mkdir(parents=True, exist_ok=True)
+    tutor = build_tutor(settings)
+    return run_chat(
+        tutor, user=args.user, clock=now_utc, kept_in=kept_in(settings), history=history
+    )
+
+
+def kept_in(settings: Settings) -> str:
+    """The chat's start line: where the learner's history is kept, and how to move it."""
+    home, where = Path.home(), settings.db_path.absolute()
+    if home != Path("/") and where.is_relative_to(home):
+        where = Path("~") / where.relative_to(home)
+    line = f"Your answers are kept in {where}"
+    if not settings.db_is_default:
+        return f"{line} (TUTOR_DB)."
+    line += " (set TUTOR_DB to use another file)."
+    if os.path.isfile("tutor.db"):
+        line += " An older tutor.db is in this folder: TUTOR_DB=tutor.db uses it."
+    return line
+
+
+def make_data_folder(settings: Settings) -> None:
+    """The default database's folder, made on first use (TUTOR_DB's folder must exist)."""
+    try:
+        settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        raise TutorError(
+            f"cannot create {settings.db_path.parent} for the database; set TUTOR_DB to a file "
+            "in a folder you can write"
+        ) from None
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -440,10 +473,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.set_defaults(handler=cmd_ask)
 
     check = sub.add_parser("check", help="validate every knowledge and quiz file")
-    check.set_defaults(handler=cmd_check)
+    check.set_defaults(handler=cmd_check, uses_db=False)
 
     coverage = sub.add_parser("coverage", help="print entries and questions per exam section")
-    coverage.set_defaults(handler=cmd_coverage)
+    coverage.set_defaults(handler=cmd_coverage, uses_db=False)
 
     board = sub.add_parser("leaderboard", help="show who is ahead")
     board.add_argument(
@@ -507,7 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="search the ranking knobs for the best cross-validated top-1 (takes minutes)",
     )
-    evaluate.set_defaults(handler=cmd_eval)
+    evaluate.set_defaults(handler=cmd_eval, uses_db=False)
 
     serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")
     serve.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
@@ -524,6 +557,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(["chat", *(argv or [])])
     try:
         settings = Settings.from_env()
+        if settings.db_is_default and getattr(args, "uses_db", True):
+            make_data_folder(settings)
         return args.handler(args, settings)
     except TutorError as error:
         print(f"Error: {error}", file=sys.stderr)

@@ -22,6 +22,24 @@ def default_content_root(cwd: Path | None = None) -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+def default_db_path(env: Mapping[str, str]) -> Path:
+    """Where the tutor keeps its SQLite file when TUTOR_DB is not set: the user's data folder
+    ($XDG_DATA_HOME, else ~/.local/share), so history does not depend on the working folder."""
+    data = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "study-tutor" / "tutor.db"
+
+
+def content_problem(content: Path) -> str | None:
+    """What is wrong with TUTOR_CONTENT, or None when it holds a knowledge/ folder."""
+    if not content.exists():
+        return f"TUTOR_CONTENT folder '{content}' does not exist"
+    if not content.is_dir():
+        return f"TUTOR_CONTENT '{content}' is a file, not a folder"
+    if not (content / "knowledge").is_dir():
+        return f"TUTOR_CONTENT folder '{content}' holds no knowledge/ folder"
+    return None
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the tutor reads from its environment."""
@@ -35,11 +53,18 @@ class Settings:
     port: int = 3000
     admins: tuple[str, ...] = ()
     curator_channel: str = ""  # where new reports are posted (a channel id), if anywhere
+    db_is_default: bool = False  # TUTOR_DB not set: the data folder's file (made on first use)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         content = env.get("TUTOR_CONTENT")
+        problem = content_problem(Path(content)) if content else None
+        if problem:
+            raise ConfigError(
+                f"{problem}; point it at the folder that holds knowledge/ and quizzes/, or "
+                "unset it to use the shipped content"
+            )
         port = env.get("PORT", "3000")
         if not port.isdigit():
             raise ConfigError(f"PORT must be a port number, got '{port}'")
@@ -51,7 +76,8 @@ class Settings:
                 "find it at the bottom of the channel's details in Slack"
             )
         return cls(
-            db_path=Path(env.get("TUTOR_DB") or "tutor.db"),
+            db_path=Path(env.get("TUTOR_DB") or default_db_path(env)),
+            db_is_default=not env.get("TUTOR_DB"),
             content_root=Path(content) if content else default_content_root(),
             bot_token=env.get("SLACK_BOT_TOKEN", ""),
             signing_secret=env.get("SLACK_SIGNING_SECRET", ""),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -43,6 +44,7 @@ class Verb(StrEnum):
     REPORT = "report"
     VERSION = "version"
     HELP = "help"
+    HELLO = "hello"  # greetings, thanks and "what can you do?": a short reply with a pointer
     QUIT = "quit"
 
 
@@ -60,13 +62,27 @@ class Command:
 
 
 _LETTER = r"[a-e1-5]"
+# How people answer in words: "answer b", "option b", "i think its d", "my answer is c".
+_ANSWER_WORDS = (
+    r"(?:(?:i think|i guess|i'd say|i'll go with|i go with|going with|i pick|i choose|"
+    r"maybe|probably|my answer is|my answer|the answer is|answer is|answer|option|choice|pick)"
+    r"(?: (?:it's|its|it is|is))? )?"
+)
+_THANKS = r"(?:thanks|thank you|thank u|thx|ty|cheers|great|cool|nice|perfect|ok|okay)"
+_SYMBOLS = {"So", "Sk", "Mn", "Cf"}  # emoji, their modifiers and joiners
+_SMALL_TALK = (
+    r"(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|morning)(?: there| tutor)?"
+    rf"|({_THANKS}(?: (?:a lot|so much|very much|again|tutor))?)"
+    r"|what can you do|what do you do|what are you|who are you|how does this work"
+    r"|how do i use this|what is this"
+)
 _PERIOD_OR_SCOPE = r"(?:week|month|all|teams|everyone|workspace)"
 # Each command's whole-line shape, tried in order on the line in lower case without a trailing
 # `!`, `.` or `?`. Group 1, when there is one, is the argument.
 SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
     (verb, re.compile(pattern))
     for verb, pattern in (
-        (Verb.ANSWER, rf"\(?({_LETTER})[).:]?"),
+        (Verb.ANSWER, rf"{_ANSWER_WORDS}\(?({_LETTER})[).:]?(?: please)?"),
         (Verb.QUIZ, r"quiz(?: me)?"),
         (Verb.LEADERBOARD, rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*)"),
         (Verb.STATS, r"(?:stats|me|my stats)"),
@@ -77,6 +93,7 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
+        (Verb.HELLO, _SMALL_TALK),
     )
 )
 _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
@@ -109,6 +126,9 @@ def parse(text: str) -> Command:
         return Command(Verb.HELP)
     shape = line.lower().lstrip("/")
     shape = shape if shape == "?" else shape.rstrip("!.?")
+    if len(shape) <= 40:  # "thx 🙏", "ok 👍": emoji and symbols around short words do not count
+        bare = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in shape)
+        shape = " ".join(bare.split()).rstrip("!.?") or shape
     for verb, pattern in SHAPES:
         found = pattern.fullmatch(shape)
         if found:
@@ -284,6 +304,13 @@ class HelpShown:
 
 
 @dataclass(frozen=True)
+class Hello:
+    """A greeting, thanks, or "what can you do?": a short reply pointing at what the tutor does."""
+
+    thanks: bool = False
+
+
+@dataclass(frozen=True)
 class Goodbye:
     """The learner is leaving (the chat ends)."""
 
@@ -308,6 +335,7 @@ Result = (
     | NothingToReport
     | VersionShown
     | HelpShown
+    | Hello
     | Goodbye
 )
 
@@ -484,6 +512,10 @@ def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return HelpShown(local=place.local)
 
 
+def _hello(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return Hello(thanks=bool(arg))
+
+
 def _quit(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return Goodbye()
 
@@ -500,6 +532,7 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.REPORT: _report,
     Verb.VERSION: _version,
     Verb.HELP: _help,
+    Verb.HELLO: _hello,
     Verb.QUIT: _quit,
 }
 

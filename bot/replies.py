@@ -17,6 +17,7 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     NoDaily,
@@ -419,13 +420,18 @@ def daily_answered(choice: str, total: int) -> str:
 # -- rendering a conversation result ---------------------------------------------------------
 
 GOODBYE = "Bye! Keep your streak going."
+HELLO = (
+    "Hi! I'm Study Tutor, for the Google Cloud ML Engineer exam. Ask me which service fits a "
+    'need (e.g. "no-code training?"), type quiz for a question, or help for everything I do.'
+)
+YOU_ARE_WELCOME = "You're welcome! Ask another question, or type quiz to test yourself."
 NOT_ALLOWED = (
     "Sorry, only workspace admins and owners (or people listed in TUTOR_ADMINS) can do that. "
     "Ask one of them."
 )
 LOCAL_SCHEDULE = (
     "Schedules are for Slack channels. From a shell: tutor schedule add --channel C123 "
-    "--at 09:00 --tz Europe/Berlin --team T0123 (the workspace id)."
+    "--at 09:00 --tz Europe/Berlin (the workspace comes from SLACK_BOT_TOKEN)."
 )
 NO_GAPS = "No gaps recorded: every question so far was answered with confidence."
 
@@ -491,6 +497,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return [f"Study Tutor {version or 'unknown (not installed: run pip install -e .)'}"]
         case HelpShown(local=local):
             return help_lines(local=local)
+        case Hello(thanks=said_thanks):
+            return [YOU_ARE_WELCOME if said_thanks else HELLO]
         case Goodbye():
             return [GOODBYE]
     raise TypeError(f"no rendering for {type(result).__name__}")  # a new result needs one

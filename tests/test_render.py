@@ -15,13 +15,16 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     NoDaily,
     NoOpenQuestion,
     NotHere,
+    NothingToReport,
     Place,
     Put,
+    ReportKept,
     Result,
     ScheduleRemoved,
     ScheduleSet,
@@ -41,6 +44,8 @@ def samples(tutor, now) -> dict[type, list]:
     """At least one real instance of every result type, made by the core itself where it can."""
     here = Place("T1", "U1", "C1", False, lambda: True)
     local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    reporting = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("question", "q-no-code"))
+    reporting_entry = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("entry", "automl"))
 
     def said(line: str, where: Place = here):
         return handle(tutor, parse(line), where, now)
@@ -67,6 +72,12 @@ def samples(tutor, now) -> dict[type, list]:
         VersionShown: [said("version")],
         HelpShown: [said("help"), HelpShown(local=True)],
         Goodbye: [said("quit")],
+        Hello: [said("hi"), said("thx 🙏")],
+        ReportKept: [
+            handle(tutor, parse("report the key is wrong"), reporting, now),
+            handle(tutor, parse("report renamed"), reporting_entry, now),
+        ],
+        NothingToReport: [said("report it is wrong"), said("report", reporting)],
     }
 
 
