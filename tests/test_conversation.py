@@ -7,6 +7,7 @@ from importlib import metadata
 
 import pytest
 
+from bot import replies
 from bot.conversation import (
     HANDLERS,
     USAGE,
@@ -17,6 +18,7 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     NoDaily,
@@ -357,3 +359,68 @@ def test_daily_leaderboard_is_the_daily_board_and_the_chat_has_its_own_schedule(
     local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
     shown = handle(tutor, parse("schedule"), local, now)
     assert isinstance(shown, ScheduleShown) and shown.schedule.team == LOCAL_TEAM
+
+
+# -- small talk and answers in words ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("i think its d", "d"),
+        ("I think it's D", "d"),
+        ("answer b", "b"),
+        ("option b", "b"),
+        ("Option B.", "b"),
+        ("my answer is c", "c"),
+        ("the answer is a!", "a"),
+        ("maybe b", "b"),
+        ("going with 2", "2"),
+        ("c)", "c"),
+        ("(b)", "b"),
+        ("B.", "b"),
+        ("4", "4"),
+    ],
+)
+def test_answers_in_words(text, letter):
+    """The ways people answer a quiz in words are answers, with their letter."""
+    assert parse(text) == Command(Verb.ANSWER, letter)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "which option is best for streaming?",
+        "answer the question about bigquery",
+        "I think BigQuery ML is the answer",
+        "option pricing models on vertex",
+        "is a TPU faster?",
+        "hi, how do I train without code?",
+        "thanks to dropout my model generalises, is that right?",
+        "what can you do with BigQuery ML",
+    ],
+)
+def test_questions_with_answer_or_greeting_words_stay_questions(text):
+    """A question that merely contains "option", "answer", "hi" or "thanks" is a question."""
+    assert parse(text) == Command(Verb.ASK, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "thanks"),
+    [
+        ("hi", False),
+        ("Hello there!", False),
+        ("good morning 👋", False),
+        ("what can you do?", False),
+        ("thx 🙏", True),
+        ("thanks a lot!", True),
+        ("Thank you", True),
+        ("ok 👍", True),
+    ],
+)
+def test_greetings_and_thanks_get_a_short_pointer(tutor, now, text, thanks):
+    """Greetings and thanks are answered briefly, pointing at what the tutor does."""
+    result = handle(tutor, parse(text), Place("T1", "U1", "C1"), now)
+    assert result == Hello(thanks=thanks)
+    (said,) = replies.render(result)
+    assert "quiz" in said and len(said) < 200

@@ -199,24 +199,17 @@ _ELSEWHERE = "or set TUTOR_DB to another file"
 
 def path_problem(path: Path) -> str | None:
     """What stops `path` from being the tutor's SQLite file before SQLite is asked, or None."""
-    folder = path.parent
+    folder, this = path.parent, f"the database {path}"
     if path.is_dir():
-        return (
-            f"the database {path} is a folder; set TUTOR_DB to a file in it, e.g. {path}/tutor.db"
-        )
+        return f"{this} is a folder; set TUTOR_DB to a file in it, e.g. {path / 'tutor.db'}"
     if not folder.exists():
-        return (
-            f"the database's folder {folder} does not exist; create it (mkdir -p {folder}) "
-            + _ELSEWHERE
-        )
+        return f"{this}: its folder does not exist; create it (mkdir -p {folder}) {_ELSEWHERE}"
     if not folder.is_dir():
-        return (
-            f"the database's folder {folder} is a file, not a folder; set TUTOR_DB to another path"
-        )
+        return f"{this}: {folder} is a file, not a folder; set TUTOR_DB to another path"
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        return f"the database {path} cannot be read and written by this user; fix it {_ELSEWHERE}"
+        return f"{this} cannot be read and written by this user; fix that {_ELSEWHERE}"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return f"the database's folder {folder} is not writable by this user; fix it {_ELSEWHERE}"
+        return f"{this}: its folder is not writable by this user; fix that {_ELSEWHERE}"
     return None
 
 
