@@ -174,6 +174,8 @@ def feedback_lines(graded: Graded) -> list[str]:
     lines = [verdict(graded)]
     if graded.status in ("invalid", "refused"):
         return lines
+    if graded.daily and not graded.correct and graded.status in ("recorded", "already"):
+        return [*lines, *_daily_wait(graded)]
     chosen, right = graded.choice, question.answer
     if chosen in question.letters:
         lines.append(f"{chosen.lower()}) {_explained(question, chosen)}")
@@ -185,6 +187,18 @@ def feedback_lines(graded: Graded) -> list[str]:
         lines.append("Read next: " + "; ".join(e.name for e in graded.entries[:2]))
     lines.append(f"Source: {question.source}")
     return lines
+
+
+# One spoiler policy for the daily question, everywhere: whoever answers learns at once whether
+# they were right and why their choice is right or wrong; the correct letter, the other choices
+# and the team's figures wait for the reveal when it closes, so nobody spoils it for the team.
+DAILY_WAITS = "The answer and how the team answered come when it closes."
+
+
+def _daily_wait(graded: Graded) -> list[str]:
+    chosen = graded.choice
+    said = [f"{chosen.lower()}) {_explained(graded.question, chosen)}"]
+    return [*said, DAILY_WAITS]
 
 
 def leaderboard_lines(
@@ -301,7 +315,10 @@ def readable_time(stamp: str) -> str:
 
 
 def open_until(when: str) -> str:
-    return f"Open until {when}. Your answer is private until then."
+    return (
+        f"Open until {when}. Answer privately: you learn at once whether you were right; "
+        "the answer and the team's figures come when it closes."
+    )
 
 
 def daily_lines(question: Question, closes_at: str | None) -> list[str]:
@@ -414,7 +431,7 @@ def pass_lines(report: PassReport) -> list[str]:
 def daily_answered(choice: str, total: int) -> str:
     others = total - 1
     crowd = f" with {others} other{'s' if others != 1 else ''}" if others else ""
-    return f"You answered {choice.lower()}{crowd}; the full answer comes when it closes."
+    return f"You answered {choice.lower()}{crowd}. {DAILY_WAITS}"
 
 
 # -- rendering a conversation result ---------------------------------------------------------

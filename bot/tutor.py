@@ -42,6 +42,7 @@ class Graded:
     correct: bool
     status: GradeStatus  # refused: not this learner's to answer, or not from here
     entries: tuple[Entry, ...] = ()  # what to read next, when the answer was wrong
+    daily: bool = False  # a team's daily question: the correct letter waits for the reveal
 
 
 @dataclass(frozen=True)
@@ -207,9 +208,10 @@ class Tutor:
         )
         if not recorded:
             first = self.store.answer_of(post.id, user) or letter
-            return Graded(question, first, first == question.answer, "already")
+            daily = post.kind == "daily"
+            return Graded(question, first, first == question.answer, "already", daily=daily)
         to_read = () if correct else self._entries(question)
-        return Graded(question, letter, correct, "recorded", to_read)
+        return Graded(question, letter, correct, "recorded", to_read, daily=post.kind == "daily")
 
     def _entries(self, question: Question) -> tuple[Entry, ...]:
         found = (self.catalog.knowledge.get(e) for e in question.entries)
