@@ -10,8 +10,10 @@ refreshed after answers by a debounced refresher of its own, so feedback never w
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from slack_bolt import App
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 
 from bot.config import Settings
@@ -40,6 +42,7 @@ def create_app(
     that needs them, so a server whose Slack is unreachable at start still boots (`SlackLink`).
     """
     after_ack = BoundedExecutor()  # bounded threads and queue: bot.slack.followup
+    quiet_token_notice()
     app = App(
         client=client or web_client(settings),
         signing_secret=settings.signing_secret,
@@ -64,6 +67,20 @@ def create_app(
     register(app, services)
     tutor.matcher  # noqa: B018 - built now, not while the first /tutor question waits
     return app
+
+
+class _TokenNotice(logging.Filter):
+    """bolt reads SLACK_BOT_TOKEN itself and, since we hand it a client made from that same
+    token, warns that the token is unused: true, harmless, and it looks like a misconfiguration."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+def quiet_token_notice() -> None:
+    bolt = logging.getLogger("slack_bolt.App")
+    if not any(isinstance(f, _TokenNotice) for f in bolt.filters):
+        bolt.addFilter(_TokenNotice())
 
 
 def register(app: App, services: Services) -> None:

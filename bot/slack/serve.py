@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -132,6 +133,7 @@ def serve(settings: Settings, port: int | None = None) -> int:
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact_tokens)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # "Running job …" every minute
     link = SlackLink(web_client(settings, timeout=10))
     if link.check() and link.team:  # a rejected token stops us here
         adopted = DailyStore(Store(settings.db_path)).adopt_local_schedules(link.team)
@@ -139,8 +141,11 @@ def serve(settings: Settings, port: int | None = None) -> int:
             log.info("%d schedule(s) added without a token now belong to %s", adopted, link.team)
     if settings.socket_mode:
         return serve_socket_mode(settings, catalog)
+    port = port or settings.port
+    check_port_free(port)
+    log.info("Study Tutor: HTTP mode on port %d (%s, %s)", port, EVENTS_PATH, HEALTH_PATH)
     options = {
-        "bind": f"0.0.0.0:{port or settings.port}",
+        "bind": f"0.0.0.0:{port}",
         "worker_class": "gthread",
         "threads": 8,
         "graceful_timeout": STOP_SECONDS,
@@ -148,6 +153,19 @@ def serve(settings: Settings, port: int | None = None) -> int:
     }
     Server(lambda: http_app(settings, catalog), options).run()
     return 0
+
+
+def check_port_free(port: int) -> None:
+    """One clear line when the port is taken, instead of gunicorn's five retries."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError:
+            raise ConfigError(
+                f"port {port} is already in use by another program; stop it, or give another "
+                "port with --port or PORT"
+            ) from None
 
 
 def serve_socket_mode(settings: Settings, catalog: Catalog) -> int:
