@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
 from pathlib import Path
 
 from bot import replies
@@ -145,8 +146,39 @@ def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
     stats = build_tutor(settings).stats(team=args.team, user=args.user, now=instant(args.now))
-    print("\n".join(replies.stats_lines(stats)))
+    where = "the local chat" if args.team == LOCAL_TEAM else f"workspace {args.team}"
+    who = args.user if args.user_given else f"{args.user} (no --user given: {local_user_source()})"
+    print(f"{who}, in {where}:")
+    if not stats.answered:
+        print("  No answers yet: answer a question in tutor chat (quiz) or in Slack (/tutor quiz).")
+        return 0
+    print("\n".join(f"  {line}" for line in replies.stats_lines(stats)))
     return 0
+
+
+def local_user_source() -> str:
+    return "from $USER" if os.environ.get("USER") else "the default name"
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (`--limit 0` would show nothing)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of at least 1")
+    return number
+
+
+def channel_id(text: str) -> str:
+    """An argparse type: a Slack channel id (C…, G… or D…), not a channel's name."""
+    if not CHANNEL_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a channel id; give the id (C0123ABCD), shown at the bottom of the "
+            "channel's details in Slack"
+        )
+    return text
 
 
 def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
@@ -245,6 +277,11 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         from bot.calibration import report
 
         print(report(catalog, args.file))
+        print(
+            "To use them: paste the coefficients as `calibration` in Knobs (bot/matching.py), "
+            "then run make eval.",
+            file=sys.stderr,
+        )
         return 0
     if args.crossval or args.tune:
         return _crossval(catalog.knowledge, tune=args.tune, show=args.worst)
@@ -255,7 +292,10 @@ def _crossval(knowledge, *, tune: bool, show: int) -> int:
     from bot import crossval
 
     if tune:
-        knobs, score = crossval.tune(knowledge, progress=lambda line: print(f"  {line}"))
+        print("Tuning the ranking knobs by cross-validation (a few minutes; a line per try):")
+        knobs, score = crossval.tune(
+            knowledge, progress=lambda line: print(f"  {line}", flush=True)
+        )
         chosen = ", ".join(f"{name}={getattr(knobs, name)}" for name in crossval.SEARCH)
         print(f"best cross-validated top-1 {score:.1%} with {chosen}")
         return 0
@@ -438,18 +478,25 @@ def add_daily_commands(sub: argparse._SubParsersAction) -> None:
     listing.add_argument("--json", action="store_true", help="print a JSON list")
     listing.set_defaults(handler=cmd_schedule_list)
     remove = actions.add_parser("remove", help="stop a channel's daily question")
-    remove.add_argument("--channel", required=True, help="Slack channel id")
+    remove.add_argument("--channel", required=True, type=channel_id, help="Slack channel id")
     remove.add_argument("--team", help="Slack workspace id (default: the schedule's)")
     remove.set_defaults(handler=cmd_schedule_remove)
 
     daily = sub.add_parser("daily", help="post every daily question due now, reveal closed ones")
     daily.add_argument("--now", help="the instant to run at, ISO 8601 (default: the clock)")
     daily.add_argument("--team", help="only this Slack workspace")
-    daily.add_argument("--channel", help="only this channel")
+    daily.add_argument("--channel", type=channel_id, help="only this channel")
     daily.set_defaults(handler=cmd_daily)
 
 
 # -- wiring ---------------------------------------------------------------------------------
+
+
+def version_text() -> str:
+    try:
+        return metadata.version("study-tutor")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run pip install -e .)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -458,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Study Tutor for the Google Cloud Professional ML Engineer exam. "
         "With no command, starts the local chat.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version_text()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     local_user = os.environ.get("USER") or "you"
 
@@ -485,34 +533,36 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_PERIOD,
         help="week (from Monday 00:00) or month, in the channel's schedule zone (else UTC); or all",
     )
-    board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
+    board.add_argument(
+        "--channel", type=channel_id, help="only answers given in this Slack channel (a team)"
+    )
     board.add_argument(
         "--team", help="Slack workspace id (default: the channel's, else the local chat)"
     )
-    board.add_argument("--limit", type=int, default=10, help="how many rows")
+    board.add_argument("--limit", type=positive, default=10, help="how many rows")
     board.add_argument("--json", action="store_true", help="print a JSON list")
     board.add_argument("--now", help="the instant to read the board at, ISO 8601 (default: now)")
     board.set_defaults(handler=cmd_leaderboard)
 
     stats = sub.add_parser("stats", help="one learner's answered, accuracy, streak, weak topics")
-    stats.add_argument("--user", default=local_user, help="the learner")
+    stats.add_argument("--user", help=f"the learner (default: {local_user}, as in tutor chat)")
     stats.add_argument(
         "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
     )
     stats.add_argument("--now", help="the instant to read them at, ISO 8601 (default: now)")
-    stats.set_defaults(handler=cmd_stats)
+    stats.set_defaults(handler=cmd_stats, default_user=local_user)
 
     gaps = sub.add_parser(
         "gaps", help="questions the tutor could not answer well, most frequent first"
     )
-    gaps.add_argument("--limit", type=int, default=50, help="how many rows")
+    gaps.add_argument("--limit", type=positive, default=50, help="how many rows")
     gaps.add_argument("--json", action="store_true", help="print a JSON list")
     gaps.set_defaults(handler=cmd_gaps)
 
     flags = sub.add_parser(
         "flags", help="learners' reports on questions and answers, for curators; clear ID"
     )
-    flags.add_argument("--limit", type=int, default=None, help="how many items (default: all)")
+    flags.add_argument("--limit", type=positive, help="how many items (default: all)")
     flags.add_argument("--json", action="store_true", help="print a JSON list")
     flags.set_defaults(handler=cmd_flags)
     flag_actions = flags.add_subparsers(dest="action", metavar="ACTION")
@@ -522,9 +572,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = sub.add_parser("eval", help="measure answer quality on the evaluation set")
     evaluate.add_argument(
-        "--file", action="append", help="evaluation YAML (default: tests/eval/*.yaml)"
+        "--file",
+        action="append",
+        help="evaluation YAML; repeat for more (default: tests/eval/learner_questions.yaml)",
     )
-    evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list")
+    evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list (0: none)")
     evaluate.add_argument(
         "--calibrate",
         action="store_true",
@@ -555,6 +607,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not getattr(args, "handler", None):
         args = build_parser().parse_args(["chat", *(argv or [])])
+    if getattr(args, "default_user", None) is not None:  # tutor stats: say whose when not given
+        args.user_given = args.user is not None
+        args.user = args.user or args.default_user
     try:
         settings = Settings.from_env()
         if settings.db_is_default and getattr(args, "uses_db", True):

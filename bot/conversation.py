@@ -68,6 +68,9 @@ _ANSWER_WORDS = (
     r"maybe|probably|my answer is|my answer|the answer is|answer is|answer|option|choice|pick)"
     r"(?: (?:it's|its|it is|is))? )?"
 )
+# "leaderboard yesterday": a board with a period it does not have, answered with the ones it has
+# (a longer line, or one going on with "of", "for" …, stays a question).
+_NOT_A_PERIOD = r"(?: (?!(?:of|for|in|on|about|with|and|vs)\b)[a-z]+){1,2}"
 _THANKS = r"(?:thanks|thank you|thank u|thx|ty|cheers|great|cool|nice|perfect|ok|okay)"
 _SYMBOLS = {"So", "Sk", "Mn", "Cf"}  # emoji, their modifiers and joiners
 _SMALL_TALK = (
@@ -84,7 +87,10 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
     for verb, pattern in (
         (Verb.ANSWER, rf"{_ANSWER_WORDS}\(?({_LETTER})[).:]?(?: please)?"),
         (Verb.QUIZ, r"quiz(?: me)?"),
-        (Verb.LEADERBOARD, rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*)"),
+        (
+            Verb.LEADERBOARD,
+            rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*|{_NOT_A_PERIOD})",
+        ),
         (Verb.STATS, r"(?:stats|me|my stats)"),
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
@@ -401,8 +407,17 @@ def _grade(
     return Grade(graded, revealed)
 
 
+_SCOPES = ("teams", "everyone", "workspace")
+
+
 def _leaderboard(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     words = arg.lower().split()
+    unknown = [w for w in words if w not in PERIODS and w not in _SCOPES]
+    if unknown:
+        return Invalid(
+            f"'{' '.join(unknown)}' is not a board I keep; try leaderboard week, month or all "
+            "(or teams, everyone)."
+        )
     period: Period = next((w for w in PERIODS if w in words), "week")
     standings = Standings(tutor.store)
     if "teams" in words:
