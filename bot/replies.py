@@ -578,7 +578,7 @@ def thanks(reported: Reported) -> str:
     what = REASON_NAMES.get(reported.reason, reported.reason)
     out = " It is out of the daily rotation until a curator checks it."
     out = out if reported.withdrawn else ""
-    return f"Thanks! Your report on {reported.name} ({what}) is with the curators.{out}"
+    return f"Thanks! Your report on “{reported.name}” ({what}) is with the curators.{out}"
 
 
 def curator_lines(reported: Reported) -> list[str]:
