@@ -99,6 +99,7 @@ def test_help_is_readable_at_a_terminal(tmp_path):
     continued = [line for line in shown if line.startswith(" " * 4) and line.strip()]
     assert continued and all(len(line) - len(line.lstrip()) == column for line in continued)
     assert all(len(line) <= 80 for line in shown)
+    chat.expect(b"> ")  # readline has the terminal again: Ctrl-D is read as its end-of-file
     chat.send(b"\x04")
     assert chat.exit_status() == 0
 

@@ -302,3 +302,15 @@ def test_home_view_is_a_valid_home_view(rows):
     assert View(**view).to_dict()["type"] == "home"
     assert len(view["blocks"]) <= 100
     assert all(b is not None for b in Block.parse_all(view["blocks"]))
+
+
+def test_an_entry_shown_from_did_you_mean_links_its_source(catalog):
+    """The whole entry (mix-ups included) ends with a clickable link to its source."""
+    automl = catalog.knowledge.get("automl")
+    message = blocks.entry(automl, catalog.knowledge.get, quizzable=False)
+    shown = valid(message)
+    text = everything(message)
+    assert "Don't confuse with Vertex AI custom training" in text
+    url = automl.sources[0]
+    assert shown[-1]["text"]["text"] == f"Source: {blocks.link(url)}"
+    assert blocks.link(url).startswith(f"<{url}|") and text.count(url) == 2  # link and fallback

@@ -120,15 +120,20 @@ def _answer_feedback(shown: Entry) -> dict:
 
 
 def link(url: str) -> str:
-    """A clickable link whose label is the address without its scheme (escaped, as Slack asks)."""
-    label = clip(url.split("://", 1)[-1].removeprefix("www."), 70)
+    """A clickable link labelled with the address without its scheme, or only its host when
+    that is long (escaped, as Slack asks)."""
+    label = url.split("://", 1)[-1].removeprefix("www.")
+    label = label if len(label) <= 70 else label.split("/", 1)[0]
     return f"<{escape(url)}|{escape(label)}>"
 
 
 def entry(found: Entry, kb_get: KbGet, *, quizzable: bool) -> Message:
     """One entry, shown because the learner picked it from "did you mean"."""
     lines = replies.entry_lines(found, kb_get)
-    blocks = _sections(lines, bold_first=True)
+    source = f"Source: {found.sources[0]}" if found.sources else None
+    blocks = _sections([line for line in lines if line != source], bold_first=True)
+    if source:  # a link Slack can open, whatever `verbatim` says
+        blocks.append(_section(f"Source: {link(found.sources[0])}"))
     if quizzable:
         button = _button(replies.QUIZ_ME, QUIZ_ON_ENTRY, found.id)
         blocks.append({"type": "actions", "block_id": "entry_actions", "elements": [button]})
