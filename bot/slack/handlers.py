@@ -9,6 +9,7 @@ runs as a lazy listener, after the ack. What they share reaches them as `service
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -25,6 +26,7 @@ from bot.slack import blocks
 from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
+from bot.slack.text import neutral
 from bot.standings import Standings
 from bot.tutor import Graded, Reported, Tutor
 
@@ -315,7 +317,8 @@ def tell_curators(client: WebClient, context: BoltContext, services: Services) -
     reported: Reported | None = context.get("reported")
     if not (reported and services.curator_channel):
         return
-    said = blocks.lines(replies.curator_lines(reported))
+    shown = dataclasses.replace(reported, comment=neutral(reported.comment))  # styles nothing
+    said = blocks.lines(replies.curator_lines(shown))
     try:
         client.chat_postMessage(channel=services.curator_channel, **said.as_kwargs())
     except SlackClientError as failure:  # the report is kept; `tutor flags` still shows it
