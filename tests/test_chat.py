@@ -119,3 +119,9 @@ def test_the_default_database_is_in_the_data_folder_whatever_the_working_folder(
     )
     assert "  Answered 2," in stats.stdout, stats.stdout + stats.stderr
     assert (tmp_path / "data" / "study-tutor" / "tutor.db").is_file()
+
+
+def test_piped_output_is_plain_text(tutor, now):
+    """Piped, the chat never styles: no terminal escape codes in its output."""
+    out = chat(tutor, now, "which service for no-code training\nquiz\na\nhelp\n")
+    assert "AutoML on Vertex AI" in out and "\x1b" not in out

@@ -91,3 +91,23 @@ def test_eval_help_names_the_real_default():
         a for a in build_parser()._subparsers._group_actions[0].choices.items() if a[0] == "eval"
     ]
     assert "tests/eval/learner_questions.yaml" in evaluate[1].format_help()
+
+
+def test_the_start_line_points_at_an_older_database_in_this_folder(tmp_path, monkeypatch):
+    """A tutor.db left here by an older version is named, with how to keep using it."""
+    from bot.cli import kept_in
+    from bot.config import Settings
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the paths are shown whole, not as ~/…
+    settings = Settings.from_env({"XDG_DATA_HOME": str(tmp_path / "data")})
+    assert kept_in(settings) == (
+        f"Your answers are kept in {tmp_path / 'data' / 'study-tutor' / 'tutor.db'} "
+        "(set TUTOR_DB to use another file)."
+    )
+    (tmp_path / "tutor.db").write_bytes(b"")
+    assert kept_in(settings).endswith(
+        "An older tutor.db is in this folder: TUTOR_DB=tutor.db uses it."
+    )
+    chosen = Settings.from_env({"TUTOR_DB": str(tmp_path / "mine.db")})
+    assert kept_in(chosen) == f"Your answers are kept in {tmp_path / 'mine.db'} (TUTOR_DB)."
