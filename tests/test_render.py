@@ -15,14 +15,17 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
+    NothingToReport,
     Place,
     Put,
+    ReportKept,
     Result,
     ScheduleRemoved,
     ScheduleSet,
@@ -43,6 +46,8 @@ def samples(tutor, now) -> dict[type, list]:
     """At least one real instance of every result type, made by the core itself where it can."""
     here = Place("T1", "U1", "C1", False, lambda: True)
     local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    reporting = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("question", "q-no-code"))
+    reporting_entry = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("entry", "automl"))
 
     def said(line: str, where: Place = here):
         return handle(tutor, parse(line), where, now)
@@ -82,6 +87,12 @@ def samples(tutor, now) -> dict[type, list]:
         MockDiscarded: [said("mock discard")],
         NoMock: [said("mock resume")],
         MockRefused: [said("mock 99"), MockRefused("stale"), MockRefused("over")],
+        Hello: [said("hi"), said("thx 🙏")],
+        ReportKept: [
+            handle(tutor, parse("report the key is wrong"), reporting, now),
+            handle(tutor, parse("report renamed"), reporting_entry, now),
+        ],
+        NothingToReport: [said("report it is wrong"), said("report", reporting)],
     }
 
 

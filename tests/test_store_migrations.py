@@ -25,6 +25,7 @@ NOW_ALL = [
     "m004_schedule_sections",
     "m005_tallies_and_covering_indexes",
     "m007_mock_exams",
+    "m008_flags",
 ]
 THEN = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
