@@ -36,6 +36,7 @@ from rapidfuzz import fuzz, process
 from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
+from bot.reading import compared, negated_clauses
 from bot.textnorm import (
     clean,
     english_words,
@@ -59,6 +60,12 @@ _PROPOSAL = re.compile(
     r"\b(?:should (?:i|we)|do (?:i|we) (?:really )?(?:need|have) to|do (?:i|we) (?:really )?need"
     r"|will|would|is it worth)\b(?P<proposal>.+?)"
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
+)
+
+# Cheap test for whether a question negates anything at all (most do not).
+_NEGATOR = re.compile(
+    r"\b(?:not|never|without|won|can|cannot|don|doesn|isn|aren|wouldn"
+    r"|shouldn|instead|rather|other|except|avoid|avoiding)\b"
 )
 
 # Another vendor's ML platform, named without any Google Cloud word: the question is about that
@@ -156,6 +163,7 @@ class Knobs:
     suggest_min: int = 5  # "did you mean" offers only entries at least this sure
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
+    pair_typo: float = 85.0  # ratio an English word needs to become the partner of a known pair
     k1: float = 0.1  # BM25 saturation: how fast an entry's use of a word stops adding weight
     name_field: float = 0.05  # a word in the entry's name counts as this many phrasings' share
     pair_weight: float = 0.6  # a known word pair weighs this share of its own rarity
@@ -232,6 +240,7 @@ class Matcher:
         self._index = build(knowledge.entries, self.knobs.k1, self.knobs.name_field)
         english_words()  # load the dictionary now, not on the first learner's question
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
+        self._after: dict[str, list[str]] | None = None
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
@@ -251,6 +260,23 @@ class Matcher:
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         entries = self._index.entries
         return [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
+
+    def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
+        """Per entry, the share of a weighted text's known information it explains (0-1).
+
+        `parts` are (text, weight) pairs: a practice question's final sentence can weigh more
+        than its scenario. Entries that explain nothing are left out.
+        """
+        terms: dict[str, float] = {}
+        for text, weight in parts:
+            for term, idf in self._query(self.tokens(text)).terms.items():
+                terms[term] = terms.get(term, 0.0) + weight * idf
+        known = sum(terms.values())
+        if not known:
+            return {}
+        gathered = self._index.gather(terms, self.knobs.max_postings)
+        entries = self._index.entries
+        return {entries[i]: min(1.0, e / known) for i, e in gathered.items() if e > 0}
 
     def features(self, question: str) -> tuple[float, ...] | None:
         """The calibration features of the best candidate, None when nothing matches."""
@@ -272,9 +298,31 @@ class Matcher:
                 continue
             corrected = self._correct(stemmed)
             if is_english(written) and not _variants(stemmed, corrected):
-                corrected = stemmed
+                corrected = self._pair_typo(tokens[-1] if tokens else "", stemmed)
             tokens.append(corrected)
         return tokens
+
+    def _pair_typo(self, before: str, word: str) -> str:
+        """An English word that is a typo only beside its neighbour: "reduction sever" is
+        "reduction server" because the knowledge base knows that pair and not the other."""
+        partners = self._pairs_after().get(before)
+        if not partners or len(word) < self.knobs.typo_min_length:
+            return word
+        found = process.extractOne(
+            word, partners, scorer=fuzz.ratio, processor=None, score_cutoff=self.knobs.pair_typo
+        )
+        return found[0] if found else word
+
+    def _pairs_after(self) -> dict[str, list[str]]:
+        """For each known word, the words that follow it in a known pair."""
+        if self._after is None:
+            after: dict[str, list[str]] = {}
+            for term in self._index.idf:
+                first, _, second = term.partition("_")
+                if second:
+                    after.setdefault(first, []).append(second)
+            self._after = after
+        return self._after
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -282,13 +330,19 @@ class Matcher:
         self, question: str, *, traps: bool = True
     ) -> tuple[_Query, list[tuple[_Scored, float]], int | None]:
         """The query, candidates best first with their margins, and a named mix-up if any."""
-        tokens = self.tokens(question)
+        text = clean(question[:2000]).lower()
+        tokens, excluded = self._excluding(text, self.tokens(question))
         query = self._query(tokens)
         scored = self._rank(query)
+        if excluded and any(s.index not in excluded for s in scored):
+            scored = [s for s in scored if s.index not in excluded]
+        compared = self._compared(text, tokens, scored)
+        if compared is not None:
+            top = scored[0].index
+            return query, _with_margins(compared, swapped=compared[0].index != top), None
         named, name = self._named(question, tokens, scored) if traps else (None, set())
         swapped = False
         if named is not None:
-            text = clean(question[:2000]).lower()
             challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
             top = scored[0].index
@@ -297,6 +351,41 @@ class Matcher:
             if scored[0].index == named or not self._mixed_up(named, scored[0].index):
                 named = None
         return query, _with_margins(scored, swapped=swapped), named
+
+    def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
+        """The entries a question's negated clauses name; their words stay in the question,
+        since "won't compile for TPU" still says what the need is about."""
+        clauses = negated_clauses(text) if _NEGATOR.search(text) else []
+        excluded = {i for c in clauses for i, _ in self._index.all_named(self.tokens(c))}
+        return tokens, excluded
+
+    def _compared(
+        self, text: str, tokens: list[str], scored: list[_Scored]
+    ) -> list[_Scored] | None:
+        """In "X or Y for Z" between two named entries, the one that serves Z best first."""
+        if not scored or not (sides := compared(text)):
+            return None
+        named: list[int] = []
+        names: set[str] = set()
+        for left, right in sides:
+            before = self._index.all_named(self.tokens(left)[-2:])
+            after = self._index.all_named(self.tokens(right)[:2])
+            if before and after and before[0][0] != after[0][0]:
+                named += [before[0][0], after[0][0]]
+                names.update(before[0][1].split() + after[0][1].split())
+        if len(named) < 2:
+            return None
+        need = self._query([t for t in tokens if t not in names])
+        if not need.terms:
+            return None
+        evidence = self._index.gather(need.terms, self.knobs.max_postings)
+        best = max(named, key=lambda i: evidence.get(i, 0.0))
+        if evidence.get(best, 0.0) <= 0:
+            return None
+        mine = [s for s in scored if s.index == best]
+        if not mine:
+            return None
+        return [mine[0], *(s for s in scored if s.index != best)]
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
