@@ -176,6 +176,7 @@ class Knobs:
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
     proposal_min: float = 0.5  # relevance a question's proposal needs to count as naming an entry
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
+    trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
     calibration: tuple[float, ...] = (-10.35, 1.73, 3.91, 5.06, 5.94, 2.06)
@@ -346,9 +347,11 @@ class Matcher:
             challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
             top = scored[0].index
-            scored = self._answer_the_need(tokens, scored, named, name, margin)
+            scored = self._answer_the_need(tokens, scored, named, name, margin, challenge)
             swapped = scored[0].index != top
-            if scored[0].index == named or not self._mixed_up(named, scored[0].index):
+            if scored[0].index == named or not (
+                challenge or self._mixed_up(named, scored[0].index)
+            ):
                 named = None
         return query, _with_margins(scored, swapped=swapped), named
 
@@ -529,9 +532,20 @@ class Matcher:
         return named, name  # an alias beside the top entry: reported, never swapped
 
     def _answer_the_need(
-        self, tokens: list[str], scored: list[_Scored], named: int, name: set[str], margin: float
+        self,
+        tokens: list[str],
+        scored: list[_Scored],
+        named: int,
+        name: set[str],
+        margin: float,
+        challenge: bool,
     ) -> list[_Scored]:
-        """Put first the entry that best serves the question minus the name, when it beats it."""
+        """Put first the entry that best serves the question minus the name, when it beats it.
+
+        The other entry is the named one's usual mix-up; or, when the question challenges the
+        name ("should we just run more trials so auditors can follow?"), any entry, provided the
+        named one barely serves the need (`trap_alien`).
+        """
         index, knobs = self._index, self.knobs
         need = self._query([t for t in tokens if t not in name])
         if not need.terms or scored[0].index != named:
@@ -542,7 +556,9 @@ class Matcher:
             return scored
         best = ranked[0].index
         if not self._mixed_up(named, best):
-            return scored
+            alien = gathered.get(named, 0.0) < knobs.trap_alien * need.known
+            if not (challenge and alien):
+                return scored
         own = gathered.get(named, 0.0) + margin * need.known
         serves = knobs.trap_min_need * need.known  # the other entry must itself answer the need
         if gathered.get(best, 0.0) <= max(own, serves):
