@@ -50,7 +50,8 @@ from bot.textnorm import (
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
 # service, which is how exam traps are worded; the need then decides, not the name.
 _CHALLENGE = re.compile(
-    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead)\b"
+    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead"
+    r"|^(?:(?:can|could) (?:i|we) )?(?:just )?use)\b"
 )
 
 # What a challenging question proposes: from "should I"/"will"/"do we need" to where the need
@@ -176,6 +177,9 @@ class Knobs:
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
     proposal_min: float = 0.5  # relevance a question's proposal needs to count as naming an entry
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
+    everyday_words: int = (
+        2  # an answer sharing no more everyday words, and no domain word, is a guess
+    )
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
@@ -250,6 +254,9 @@ class Matcher:
             # the mix-up reading is not confident: answer the question as asked instead
             query, ranked, named = self._decide(question, traps=False)
             matches = self._matches(query, ranked)
+        if ranked and self._everyday(question, query, ranked[0][0].index):
+            cap = self.knobs.threshold - 1
+            matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry)
         outside = _other_platform(question) or _other_area(question)
@@ -257,6 +264,24 @@ class Matcher:
             return result
         shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
         return Lookup(question, None, tuple(shown[: self.knobs.alternatives]), outside=outside)
+
+    def _everyday(self, question: str, query: _Query, best: int) -> bool:
+        """Whether an answer rests on a word or two that merely collide ("rent a shipping
+        container", "phone battery"): no ML or Google Cloud word in the question, and at most
+        `everyday_words` words shared with the entry, all plain English rather than a product or
+        ML term. The tutor offers such a match as a guess, never as an answer."""
+        if (ML_WORDS | GOOGLE_WORDS).intersection(raw_words(question[:2000])):
+            return False
+        called = self._index.named(query.text.split())
+        if called and " " in called[1]:  # a product named in everyday words: "reduction server"
+            return False
+        written = {stemmed: word for word, stemmed in spelled_words(question[:2000])}
+        postings = self._index.postings
+        shared = [t for t in query.terms if "_" not in t and best in postings[t]]
+        shared = [t for t in shared if len(t) > 1]
+        return len(shared) <= self.knobs.everyday_words and all(
+            is_english(written.get(t, t)) for t in shared
+        )
 
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         entries = self._index.entries
@@ -341,19 +366,29 @@ class Matcher:
         if compared is not None:
             top = scored[0].index
             return query, _with_margins(compared, swapped=compared[0].index != top), None
-        named, name = self._named(question, tokens, scored) if traps else (None, set())
         swapped = False
+        scored = self._only_a_name(tokens, scored)
+        named, name = self._named(question, tokens, scored) if traps else (None, set())
         if named is not None:
             challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
             top = scored[0].index
             scored = self._answer_the_need(tokens, scored, named, name, margin, challenge)
             swapped = scored[0].index != top
-            if scored[0].index == named or not (
-                challenge or self._mixed_up(named, scored[0].index)
-            ):
+            # "You mention X, but …" only when the question proposes X: it challenges X, or
+            # asked about X and the need turned out to be another's
+            if scored[0].index == named or not (challenge or scored[0].index != top):
                 named = None
         return query, _with_margins(scored, swapped=swapped), named
+
+    def _only_a_name(self, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
+        """A question that is only an entry's name ("what does reduction server do?") is about
+        that entry, however often other entries mention the name."""
+        called = self._index.named(tokens)
+        if not called or len(called[1].split()) != len(tokens):
+            return scored
+        mine = [s for s in scored if s.index == called[0]]
+        return [*mine, *(s for s in scored if s.index != called[0])] if mine else scored
 
     def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
         """The entries a question's negated clauses name; their words stay in the question,
