@@ -63,6 +63,7 @@ _PROPOSAL = re.compile(
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
 )
 
+_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:—|--)\s+")
 # Cheap test for whether a question negates anything at all (most do not).
 _NEGATOR = re.compile(
     r"\b(?:not|never|without|won|can|cannot|don|doesn|isn|aren|wouldn"
@@ -87,8 +88,10 @@ OTHER_PLATFORMS = {
 }
 # Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
 THEORY_WORDS = frozenset(
-    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor", "history"}
+    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor"}
 )
+# "the history of neural networks" is theory; "purchase history" is a recommender's data.
+_HISTORY_OF = re.compile(r"\bhistory of\b")
 # Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
 # and no ML word at all ("firewall rule so ssh is only allowed from our office") is about that
 # area, however close some entry's wording comes; it is declined by name, like another vendor's.
@@ -180,6 +183,7 @@ class Knobs:
     everyday_words: int = (
         2  # an answer sharing no more everyday words, and no domain word, is a guess
     )
+    ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
@@ -287,6 +291,10 @@ class Matcher:
         entries = self._index.entries
         return [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
 
+    def terms(self, text: str) -> dict[str, float]:
+        """A text's known words and word pairs, each with its weight (rarity)."""
+        return self._query(self.tokens(text)).terms
+
     def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
         """Per entry, the share of a weighted text's known information it explains (0-1).
 
@@ -295,7 +303,7 @@ class Matcher:
         """
         terms: dict[str, float] = {}
         for text, weight in parts:
-            for term, idf in self._query(self.tokens(text)).terms.items():
+            for term, idf in self.terms(text).items():
                 terms[term] = terms.get(term, 0.0) + weight * idf
         known = sum(terms.values())
         if not known:
@@ -358,7 +366,7 @@ class Matcher:
         """The query, candidates best first with their margins, and a named mix-up if any."""
         text = clean(question[:2000]).lower()
         tokens, excluded = self._excluding(text, self.tokens(question))
-        query = self._query(tokens)
+        query = self._query(tokens, self._asked(text))
         scored = self._rank(query)
         if excluded and any(s.index not in excluded for s in scored):
             scored = [s for s in scored if s.index not in excluded]
@@ -452,20 +460,29 @@ class Matcher:
                 best = candidate if best is None or candidate > best else best
         return best[2] if best else word
 
-    def _query(self, tokens: list[str]) -> _Query:
+    def _query(self, tokens: list[str], asked: frozenset[str] = frozenset()) -> _Query:
+        """The weighted terms of a question; words of what it finally asks (`asked`) weigh
+        `ask_weight` times more than the scenario before it."""
         index, knobs = self._index, self.knobs
         unknown_each = knobs.unknown_weight * index.max_idf
         terms: dict[str, float] = {}
         unknown = 0.0
         for token in dict.fromkeys(tokens):
             if token in index.idf:
-                terms[token] = index.idf[token]
+                terms[token] = index.idf[token] * (knobs.ask_weight if token in asked else 1.0)
             else:
                 unknown += unknown_each
         for pair in dict.fromkeys(pairs(tokens)):
             if pair in index.idf:
                 terms[pair] = knobs.pair_weight * index.idf[pair]
         return _Query(terms, sum(terms.values()), unknown, " ".join(tokens))
+
+    def _asked(self, text: str) -> frozenset[str]:
+        """The words of a question's last sentence, when a scenario comes before it."""
+        sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+        if len(sentences) < 2 or self.knobs.ask_weight == 1.0:
+            return frozenset()
+        return frozenset(self.tokens(sentences[-1]))
 
     def _rank(self, query: _Query) -> list[_Scored]:
         if not query.terms:
@@ -629,7 +646,7 @@ def _other_area(question: str) -> str | None:
     """What a question is about when that is outside the exam: ML theory (proofs, history), or a
     non-ML Google Cloud area it names without any ML word."""
     said = raw_words(question[:2000].lower())
-    if THEORY_WORDS.intersection(said):
+    if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(question[:2000].lower()):
         return "ML theory beyond the exam"
     if ML_WORDS.intersection(said):
         return None

@@ -12,13 +12,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
-from bot.textnorm import clean
+from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
-CHOICE_ENTRIES = 3  # a choice stands for at most this many entries (its closest ones)
+CLOSE = 0.7  # a choice stands for the entries its words point at this much of the most
+ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
+ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 MIN_LEAD = 0.15  # ... and lead the runner-up by this share of its own fit
 # Confidence of a pick: a logistic function of (fit, lead as a share of the fit), bias first.
@@ -135,9 +138,29 @@ def _stem_parts(stem: str) -> list[tuple[str, float]]:
 
 
 def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:
+    """A choice stands for the entries its words point at nearly as much as at its closest one
+    (of those, the one that serves the need); it fits by how well that entry serves the need,
+    plus how much of it states the advice of the entries that serve the need best."""
     said = matcher.relevance([(body, 1.0)])
-    closest = sorted(said, key=lambda e: -said[e])[:CHOICE_ENTRIES]
-    if not closest:
+    if not said:
         return Choice(letter, body, None, 0.0)
-    entry = max(closest, key=lambda e: (said[e] * need.get(e, 0.0), said[e]))
-    return Choice(letter, body, entry, said[entry] * need.get(entry, 0.0))
+    top = max(said.values())
+    closest = [e for e in said if said[e] >= CLOSE * top]
+    entry = max(closest, key=lambda e: (need.get(e, 0.0), said[e]))
+    terms = matcher.terms(body)
+    known = sum(terms.values()) or 1.0
+    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
+    advice = sum(
+        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
+    )
+    return Choice(letter, body, entry, said[entry] * need.get(entry, 0.0) + ADVICE * advice)
+
+
+@lru_cache(maxsize=4096)
+def _advice(entry: Entry) -> frozenset[str]:
+    """The words and word pairs of what an entry recommends: its means, name and aliases."""
+    found: set[str] = set()
+    for text in (entry.means, entry.name, *entry.aliases):
+        said = words(text)
+        found.update(said, pairs(said))
+    return frozenset(found)
