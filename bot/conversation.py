@@ -23,6 +23,7 @@ from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
 from bot.errors import TutorError
 from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
+from bot.practice import Practice, split_choices
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
@@ -32,6 +33,7 @@ from bot.tutor import Asked, Graded, Stats, Tutor
 
 class Verb(StrEnum):
     ASK = "ask"
+    PRACTICE = "practice"
     QUIZ = "quiz"
     ANSWER = "answer"
     LEADERBOARD = "leaderboard"
@@ -81,6 +83,7 @@ _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
 # The help: every command, in the order people need them (rendered by `bot.replies`).
 USAGE: tuple[tuple[str, str], ...] = (
     ("<your question>", 'which service or technique fits a need, e.g. "no-code training?"'),
+    ("<practice question + A-D choices>", "paste an exam-style question: which choice fits, why"),
     ("quiz", "a quick-check question; answer it with a, b, c, d (or 1-4)"),
     ("leaderboard [week|month|all]", "this channel's board (in a DM, everyone's); week first"),
     ("leaderboard teams", "channels ranked by accuracy × participation"),
@@ -112,12 +115,22 @@ def parse(text: str) -> Command:
             if verb is Verb.SCHEDULE and arg and arg[0].isdigit():
                 arg = line.split(" ", 1)[1]  # keep the zone's capitals: Europe/Berlin
             return Command(verb, arg)
+    pasted = _practice_text(text)
+    if pasted:
+        return Command(Verb.PRACTICE, pasted)
     asked = _ASK.fullmatch(line)
     if asked:
         return Command(Verb.ASK, asked.group(1).strip())
     if shape == "ask":
         return Command(Verb.HELP)
     return Command(Verb.ASK, line)
+
+
+def _practice_text(text: str) -> str:
+    """A pasted exam-style question (a stem, then lettered or numbered choices), its lines kept
+    and a leading mention or "ask" dropped; "" for anything else."""
+    kept = re.sub(r"^\s*(?:ask\b\s*)?", "", clean(text).strip(), flags=re.IGNORECASE)
+    return kept if split_choices(kept) else ""
 
 
 # -- where and who ------------------------------------------------------------------------
@@ -154,6 +167,16 @@ class Answered:
     unsure: bool
     quizzable: bool
     knowledge: KnowledgeBase
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class Practiced:
+    """A pasted practice question read like a tutor would: the choice that fits, or the two
+    closest when unsure, each choice with the entry it stands for. Fit to show in public."""
+
+    practice: Practice
+    asked: str
     shared: bool = True
 
 
@@ -267,6 +290,7 @@ class Goodbye:
 
 Result = (
     Answered
+    | Practiced
     | Put
     | Grade
     | NoOpenQuestion
@@ -305,6 +329,13 @@ def _ask(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     best = lookup.best.entry.id if lookup.best else None
     quizzable = bool(best and tutor.catalog.questions.about(best))
     return Answered(lookup, arg, tutor.unsure(lookup), quizzable, tutor.catalog.knowledge)
+
+
+def _practice(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    practice = tutor.practice(arg)
+    if practice is None:  # not a practice question after all: answer it as a question
+        return _ask(tutor, " ".join(arg.split()), place, now)
+    return Practiced(practice, arg)
 
 
 def _quiz(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
@@ -422,6 +453,7 @@ def _quit(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
 
 HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.ASK: _ask,
+    Verb.PRACTICE: _practice,
     Verb.QUIZ: _quiz,
     Verb.ANSWER: _answer,
     Verb.LEADERBOARD: _leaderboard,

@@ -22,6 +22,7 @@ ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much mo
 CLOSE = 0.7  # a choice stands for the entries its words point at this much of the most
 ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
 ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
+NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 MIN_LEAD = 0.15  # ... and lead the runner-up by this share of its own fit
 # Confidence of a pick: a logistic function of (fit, lead as a share of the fit), bias first.
@@ -43,6 +44,12 @@ class Choice:
     text: str
     entry: Entry | None
     fit: float
+    strength: float = 0.0  # how much of the choice's wording that entry explains (0-1)
+
+    @property
+    def named(self) -> Entry | None:
+        """The entry, when the choice's words clearly point at it (else a weak association)."""
+        return self.entry if self.strength >= NAMED_MIN else None
 
 
 @dataclass(frozen=True)
@@ -153,7 +160,8 @@ def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) 
     advice = sum(
         need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
     )
-    return Choice(letter, body, entry, said[entry] * need.get(entry, 0.0) + ADVICE * advice)
+    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice
+    return Choice(letter, body, entry, fit, said[entry])
 
 
 @lru_cache(maxsize=4096)

@@ -112,18 +112,23 @@ def test_a_command_word_inside_a_question_leaves_it_a_question(text):
     assert parse(text) == Command(Verb.ASK, text)
 
 
-def _eval_questions() -> list[str]:
-    """Every question of every evaluation set (read whole, never looked at one by one)."""
+def _eval_cases():
+    """Every case of every evaluation set (read whole, never looked at one by one)."""
     paths = sorted((SHIPPED_ROOT / "tests" / "eval").glob("*.yaml"))
-    return [case.question for case in read_cases(paths)]
+    return read_cases(paths)
 
 
 def test_no_evaluation_question_parses_as_a_command():
-    """Over every evaluation set: a question is never taken for a command."""
-    questions = _eval_questions()
-    assert len(questions) > 500
-    commands = [q for q in questions if parse(q).verb is not Verb.ASK]
-    assert commands == []
+    """Over every evaluation set: a question is never taken for a command; a pasted practice
+    item (stem and lettered choices) is a practice question, and nothing else is."""
+    cases = _eval_cases()
+    assert len(cases) > 500
+    wrong = [
+        c.question
+        for c in cases
+        if parse(c.question).verb is not (Verb.PRACTICE if c.key else Verb.ASK)
+    ]
+    assert wrong == []
 
 
 def test_every_verb_has_a_handler_and_a_line_in_the_help():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 
 import pytest
@@ -21,6 +22,7 @@ from bot.conversation import (
     NoOpenQuestion,
     NotHere,
     Place,
+    Practiced,
     Put,
     Result,
     ScheduleRemoved,
@@ -37,6 +39,13 @@ from bot.slack import blocks
 from bot.store import LOCAL_TEAM
 
 
+PASTED = (
+    "A team with no ML experience must train an image classifier on labelled photos with as "
+    "little code as possible. What should they use?\nA. AutoML\nB. A custom TensorFlow job"
+    "\nC. <!channel> a Dataproc cluster\nD. Cloud Functions"
+)
+
+
 def samples(tutor, now) -> dict[type, list]:
     """At least one real instance of every result type, made by the core itself where it can."""
     here = Place("T1", "U1", "C1", False, lambda: True)
@@ -48,8 +57,11 @@ def samples(tutor, now) -> dict[type, list]:
     put = said("quiz")
     graded = said(put.asked.question.answer)
     schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
+    practiced = said(PASTED)
+    unsure = dataclasses.replace(practiced.practice, pick=None)
     return {
         Answered: [said("which service for no-code training"), said("zzqx wibble")],
+        Practiced: [practiced, Practiced(unsure, PASTED)],
         Put: [put],
         Grade: [graded, Grade(None)],
         NoOpenQuestion: [said("b")],
