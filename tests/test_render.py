@@ -38,7 +38,6 @@ from bot.schedule import make_schedule
 from bot.slack import blocks
 from bot.store import LOCAL_TEAM
 
-
 PASTED = (
     "A team with no ML experience must train an image classifier on labelled photos with as "
     "little code as possible. What should they use?\nA. AutoML\nB. A custom TensorFlow job"
