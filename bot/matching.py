@@ -291,6 +291,11 @@ class Matcher:
         entries = self._index.entries
         return [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
 
+    def excluded(self, text: str) -> set[Entry]:
+        """The entries a text's negated or excluded clauses name ("won't compile for TPU")."""
+        _, found = self._excluding(clean(text).lower(), [])
+        return {self._index.entries[i] for i in found}
+
     def terms(self, text: str) -> dict[str, float]:
         """A text's known words and word pairs, each with its weight (rarity)."""
         return self._query(self.tokens(text)).terms

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
+from bot.reading import negated_clauses
 from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
@@ -126,6 +127,8 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
         return None
     stem, listed = found
     need = matcher.relevance(_stem_parts(stem))
+    for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
+        need.pop(entry, None)
     choices = tuple(_choice(matcher, letter, body, need) for letter, body in listed)
     ranked = sorted(choices, key=lambda c: -c.fit)
     best, runner = ranked[0], ranked[1]
@@ -166,9 +169,11 @@ def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) 
 
 @lru_cache(maxsize=4096)
 def _advice(entry: Entry) -> frozenset[str]:
-    """The words and word pairs of what an entry recommends: its means, name and aliases."""
+    """The words and word pairs of what an entry recommends: its means, name and aliases, less
+    what the means advises against ("… rather than accuracy or ROC AUC")."""
     found: set[str] = set()
     for text in (entry.means, entry.name, *entry.aliases):
         said = words(text)
         found.update(said, pairs(said))
-    return frozenset(found)
+    against = {w for clause in negated_clauses(entry.means) for w in words(clause)}
+    return frozenset(found - against)
