@@ -39,5 +39,8 @@ def compared(text: str) -> list[tuple[str, str]]:
 
     "no GPU or TPU kernels" lists what is missing; it compares nothing.
     """
-    found = ((m["left"], m["right"]) for m in _COMPARE.finditer(text.lower()))
+    text = text.lower()
+    if " or " not in text and " vs" not in text and " versus " not in text:
+        return []  # most questions compare nothing; skip the pattern
+    found = ((m["left"], m["right"]) for m in _COMPARE.finditer(text))
     return [(left, right) for left, right in found if not _NOT_COMPARING & set(left.split())]
