@@ -175,9 +175,9 @@ class Knobs:
     unknown_weight: float = 0.5  # an unknown word weighs this share of the rarest word's rarity
     phrase_weight: float = 0.1  # share of the ranking score from fuzzy phrase similarity
     phrase_top: int = 8  # phrase similarity is the mean of this many best phrasings
-    # candidates re-ranked with rapidfuzz: top-1 and top-3 are the same at 3-6 on the dev set and
-    # every tuning half (cross-validated top-1 is flat 4-12); 4 still gives three alternatives
-    rerank: int = 4
+    # candidates re-ranked with rapidfuzz: top-1 is the same at 3-6 on the dev set and every
+    # tuning half, top-3 best at 3 (cross-validated top-1 is flat 4-12); phrases cost most
+    rerank: int = 3
     max_postings: int = 1000  # words in more entries than this only score, never nominate
     trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
@@ -254,6 +254,7 @@ class Matcher:
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
         self._after: dict[str, list[str]] | None = None
         self._phrase = lru_cache(maxsize=4096)(self._phrase_of)
+        self._tokens = lru_cache(maxsize=4096)(self._tokens_of)
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
@@ -327,11 +328,15 @@ class Matcher:
         return self._features(*ranked[0], query) if ranked else None
 
     def tokens(self, question: str) -> list[str]:
-        """The question's informative words after normalisation and typo correction.
+        """The question's informative words after normalisation and typo correction (see
+        `_tokens_of`); remembered, since one lookup reads its question and clauses again."""
+        return list(self._tokens(question))
 
-        Only a word that is neither in the knowledge base nor an English word is a typo: an
+    def _tokens_of(self, question: str) -> tuple[str, ...]:
+        """Only a word that is neither in the knowledge base nor an English word is a typo: an
         English word the knowledge base never uses ("recent", "triage") stays unknown instead of
-        becoming a near-spelled known one ("decent", "trial").
+        becoming a near-spelled known one ("decent", "trial"), unless it is the typo of a known
+        pair ("reduction sever").
         """
         known = self._index.frequency
         tokens = []
@@ -343,7 +348,7 @@ class Matcher:
             if is_english(written) and not _variants(stemmed, corrected):
                 corrected = self._pair_typo(tokens[-1] if tokens else "", stemmed)
             tokens.append(corrected)
-        return tokens
+        return tuple(tokens)
 
     def _pair_typo(self, before: str, word: str) -> str:
         """An English word that is a typo only beside its neighbour: "reduction sever" is
