@@ -131,6 +131,13 @@ def test_no_evaluation_question_parses_as_a_command():
     assert wrong == []
 
 
+def test_a_practice_stem_without_its_choices_is_a_question():
+    """A practice item's stem alone (no choices pasted) is answered as a question."""
+    stems = [c.question.split("\n")[0] for c in _eval_cases() if c.key]
+    assert stems
+    assert [s for s in stems if parse(s).verb is not Verb.ASK] == []
+
+
 def test_every_verb_has_a_handler_and_a_line_in_the_help():
     """Adding a verb without its handler or its help line fails here."""
     assert set(HANDLERS) == set(Verb)

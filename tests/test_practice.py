@@ -23,8 +23,8 @@ NO_CODE = (
     "D. A TPU pod slice"
 )
 IMBALANCED = (
-    "A fraud model must be judged on data where 0.5% of transactions are fraud. Which metric "
-    "should the team report?\n1) Accuracy\n2) Area under the precision-recall curve\n"
+    "A fraud classifier is trained on heavily imbalanced data: 0.5% of transactions are fraud. "
+    "Which metric should the team use to compare models?\n1) Accuracy\n2) Area under the precision-recall curve\n"
     "3) Mean absolute error\n4) BLEU"
 )
 INLINE = (

@@ -8,6 +8,9 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --learner NEW.yaml    # add learner items, then split
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
 
+An item in an added file whose text is already in a half replaces that item's other fields
+(a corrected source or key); it stays in its half.
+
 Stdlib and PyYAML only.
 """
 
@@ -90,8 +93,8 @@ def split(kind: str, extra: list[Path], root: Path = HERE) -> tuple[int, int]:
             text = item.get(key)
             if not isinstance(text, str) or not text.strip():
                 raise SystemExit(f"{path}: an item without a `{key}`: {item!r}")
-            if text in seen:
-                continue  # the first copy wins (already-split items come first)
+            # A later copy of the same text (from an added file) updates the item's other fields;
+            # its half cannot change, because the half depends on the text alone.
             seen[text] = _ordered(item, fields)
     halves: dict[str, list[dict]] = {"tune": [], "test": []}
     for text, item in seen.items():
