@@ -29,9 +29,20 @@ _COMPARE = re.compile(
 )
 
 
+# What something cannot do, said after it: "the TPU says the op is not supported".
+_UNSUPPORTED = re.compile(
+    r"(?P<clause>[^,;:.?!()—]{1,40}?)\s+"
+    r"(?:is not|isn'?t|not|doesn'?t|does not|won'?t|can'?t|cannot)"
+    r" (?:be )?(?:supported|support|compile|available|work)\b"
+)
+
+
 def negated_clauses(text: str) -> list[str]:
     """The clauses a question negates or excludes, in lower case."""
-    return [m["clause"].strip() for m in _NEGATED.finditer(text.lower()) if m["clause"].strip()]
+    text = text.lower()
+    found = [m["clause"].strip() for m in _NEGATED.finditer(text)]
+    found += [m["clause"].strip() for m in _UNSUPPORTED.finditer(text)]
+    return [clause for clause in found if clause]
 
 
 def compared(text: str) -> list[tuple[str, str]]:

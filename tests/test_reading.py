@@ -21,10 +21,14 @@ def shipped() -> Matcher:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("custom ops won't compile for TPU, what do we rent?", ["compile for tpu"]),
+        ("custom ops won't compile for TPU, what do we rent?", ["compile for tpu", "custom ops"]),
         ("don't want to run Kubernetes, how do we orchestrate?", ["want to run kubernetes"]),
         ("use Dataflow instead of Dataproc", ["dataproc"]),
         ("anything other than BigQuery for this?", ["bigquery for this"]),
+        (
+            "the TPU says the custom op is not supported",
+            ["supported", "the tpu says the custom op"],
+        ),
         ("can't I just use AutoML?", []),
         ("why not AutoML?", []),
         ("not sure whether BigQuery or Dataflow", []),
