@@ -186,6 +186,7 @@ class Knobs:
     everyday_words: int = (
         2  # an answer sharing no more everyday words, and no domain word, is a guess
     )
+    tie_margin: float = 0.05  # look-alikes this close at the top are told apart by their cues
     ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
@@ -388,7 +389,7 @@ class Matcher:
         if compared is not None:
             top = scored[0].index
             return query, _with_margins(compared, swapped=compared[0].index != top), None
-        swapped = False
+        scored, swapped = self._tie_break(query, scored)
         scored = self._only_a_name(tokens, scored)
         named, name = self._named(question, tokens, scored) if traps else (None, set())
         if named is not None:
@@ -396,12 +397,37 @@ class Matcher:
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
             top = scored[0].index
             scored = self._answer_the_need(tokens, scored, named, name, margin, challenge)
-            swapped = scored[0].index != top
+            swapped = swapped or scored[0].index != top
             # "You mention X, but …" only when the question proposes X: it challenges X, or
             # asked about X and the need turned out to be another's
             if scored[0].index == named or not (challenge or scored[0].index != top):
                 named = None
         return query, _with_margins(scored, swapped=swapped), named
+
+    def _tie_break(self, query: _Query, scored: list[_Scored]) -> tuple[list[_Scored], bool]:
+        """Look-alikes nearly tied at the top: the one whose watch-out cues the question uses
+        (weighted by rarity) goes first."""
+        if len(scored) < 2 or scored[0].rank - scored[1].rank > self.knobs.tie_margin:
+            return scored, False
+        first, second = scored[0].index, scored[1].index
+        mine, theirs = self._cue_terms(first, second), self._cue_terms(second, first)
+        if not mine and not theirs:
+            return scored, False
+        lead = sum(w for t, w in query.terms.items() if t in mine)
+        behind = sum(w for t, w in query.terms.items() if t in theirs)
+        if behind <= lead:
+            return scored, False
+        return [scored[1], scored[0], *scored[2:]], True
+
+    def _cue_terms(self, a: int, b: int) -> frozenset[str]:
+        """The words and word pairs of entry a's cues against entry b (its watch_out on b)."""
+        other = self._index.entries[b].id
+        cues = [c for w in self._index.entries[a].watch_out if w.id == other for c in w.cues]
+        found: set[str] = set()
+        for cue in cues:
+            said = self.tokens(cue)
+            found.update(said, pairs(said))
+        return frozenset(found)
 
     def _only_a_name(self, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
         """A question that is only an entry's name ("what does reduction server do?") is about

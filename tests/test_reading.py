@@ -139,3 +139,12 @@ def test_a_last_sentence_outweighs_the_scenario(shipped):
         "lowest-effort way to train a tabular classifier without writing code?"
     )
     assert _best(shipped, question) == "automl"
+
+
+def test_watch_out_cues_break_a_near_tie(shipped):
+    """Early stopping and regularization nearly tie on an overfitting symptom; "best epoch"
+    is early stopping's cue against regularization, so it goes first."""
+    question = (
+        "val loss climbs after epoch 6 while train loss drops; keep the best epoch automatically?"
+    )
+    assert _best(shipped, question) == "early-stopping"
