@@ -191,7 +191,7 @@ class Knobs:
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-10.43, 1.2, 3.89, 3.45, 5.65, 2.67)
+    calibration: tuple[float, ...] = (-10.74, 1.53, 3.93, 3.29, 5.63, 2.89)
 
 
 @dataclass(frozen=True)
