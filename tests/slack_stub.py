@@ -267,10 +267,10 @@ class SlackStub:
         if path == "conversations.history":
             found = self.history(body.get("channel", ""), float(body.get("oldest") or 0))
             return 200, {"ok": True, "messages": found, "has_more": False}, {}
-        return 200, _canned(path, self), {}
+        return 200, _canned(path, self, body), {}
 
 
-def _canned(path: str, stub: SlackStub) -> dict:
+def _canned(path: str, stub: SlackStub, body: dict) -> dict:
     if path == "auth.test":
         return {
             "ok": True,
@@ -283,7 +283,9 @@ def _canned(path: str, stub: SlackStub) -> dict:
     if path == "apps.connections.open":
         return {"ok": True, "url": stub.url.replace("http://", "ws://") + "link/"}
     if path in ("chat.postMessage", "chat.postEphemeral"):
-        return {"ok": True, "channel": CHANNEL, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
+        to_user = str(body.get("channel", "")).startswith("U")  # a DM with the app, as Slack does
+        channel = DM if to_user else CHANNEL
+        return {"ok": True, "channel": channel, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
     return {"ok": True}
 
 
@@ -522,7 +524,10 @@ class SlackRequests:
         block_id: str = "b1",
         channel: str = CHANNEL,
         team: str = TEAM,
+        message_ts: str = "1773470000.000100",
+        ephemeral: bool = True,
     ) -> tuple[str, str]:
+        """A button click; `ephemeral` False: on a message the app posted (it has a `message`)."""
         payload = {
             "type": "block_actions",
             "user": {"id": user, "username": "student", "name": "student", "team_id": team},
@@ -530,9 +535,9 @@ class SlackRequests:
             "token": "legacy-verification-token",
             "container": {
                 "type": "message",
-                "message_ts": "1773470000.000100",
+                "message_ts": message_ts,
                 "channel_id": channel,
-                "is_ephemeral": True,
+                "is_ephemeral": ephemeral,
             },
             "trigger_id": f"{next(_ids)}.1.abc",
             "team": {"id": team, "domain": "study"},
@@ -550,6 +555,8 @@ class SlackRequests:
                 }
             ],
         }
+        if not ephemeral:
+            payload["message"] = {"type": "message", "ts": message_ts, "bot_id": BOT_ID}
         return urllib.parse.urlencode(
             {"payload": json.dumps(payload)}
         ), "application/x-www-form-urlencoded"
