@@ -137,8 +137,13 @@ def parse(text: str) -> Command:
 def _practice_text(text: str) -> str:
     """A pasted exam-style question (a stem, then lettered or numbered choices), its lines kept
     and a leading mention or "ask" dropped; "" for anything else."""
+    if not _CHOICE_MARK.search(text):
+        return ""  # no "A." / "(b)" / "3)" anywhere: not worth reading closely
     kept = re.sub(r"^\s*(?:ask\b\s*)?", "", clean(text).strip(), flags=re.IGNORECASE)
     return kept if split_choices(kept) else ""
+
+
+_CHOICE_MARK = re.compile(r"(?:^|\s)\(?(?:[A-Ea-e]|[1-5])[).:]\s")
 
 
 # -- where and who ------------------------------------------------------------------------
