@@ -26,6 +26,7 @@ from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
 from bot.mock import DEFAULT_SIZE, MockResult
 from bot.mock_exams import MockExams
+from bot.practice import Practice, split_choices
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
@@ -36,6 +37,7 @@ from bot.tutor import Asked, Graded, Reported, Stats, Tutor
 
 class Verb(StrEnum):
     ASK = "ask"
+    PRACTICE = "practice"
     QUIZ = "quiz"
     ANSWER = "answer"
     LEADERBOARD = "leaderboard"
@@ -113,6 +115,7 @@ _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
 # The help: every command, in the order people need them (rendered by `bot.replies`).
 USAGE: tuple[tuple[str, str], ...] = (
     ("<your question>", 'which service or technique fits a need, e.g. "no-code training?"'),
+    ("<practice question + A-D choices>", "paste an exam-style question: which choice fits, why"),
     ("quiz", "a quick-check question; answer it with a, b, c, d (or 1-4)"),
     ("more", "the rest of the feedback on your last answer: other choices, source"),
     ("mock [N] [timed]", "a mock exam of N questions (20), scored at the end; resume, discard"),
@@ -152,12 +155,27 @@ def parse(text: str) -> Command:
             if verb is Verb.REPORT and arg:
                 arg = line.split(" ", 1)[1]  # the reporter's words as written
             return Command(verb, arg)
+    pasted = _practice_text(text)
+    if pasted:
+        return Command(Verb.PRACTICE, pasted)
     asked = _ASK.fullmatch(line)
     if asked:
         return Command(Verb.ASK, asked.group(1).strip())
     if shape == "ask":
         return Command(Verb.HELP)
     return Command(Verb.ASK, line)
+
+
+def _practice_text(text: str) -> str:
+    """A pasted exam-style question (a stem, then lettered or numbered choices), its lines kept
+    and a leading mention or "ask" dropped; "" for anything else."""
+    if not _CHOICE_MARK.search(text):
+        return ""  # no "A." / "(b)" / "3)" anywhere: not worth reading closely
+    kept = re.sub(r"^\s*(?:ask\b\s*)?", "", clean(text).strip(), flags=re.IGNORECASE)
+    return kept if split_choices(kept) else ""
+
+
+_CHOICE_MARK = re.compile(r"(?:^|\s)\(?(?:[A-Ea-e]|[1-5])[).:]\s")
 
 
 # -- where and who ------------------------------------------------------------------------
@@ -197,6 +215,16 @@ class Answered:
     unsure: bool
     quizzable: bool
     knowledge: KnowledgeBase
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class Practiced:
+    """A pasted practice question read like a tutor would: the choice that fits, or the two
+    closest when unsure, each choice with the entry it stands for. Fit to show in public."""
+
+    practice: Practice
+    asked: str
     shared: bool = True
 
 
@@ -340,6 +368,7 @@ class Goodbye:
 
 Result = (
     Answered
+    | Practiced
     | Put
     | Grade
     | NoOpenQuestion
@@ -383,6 +412,13 @@ def _ask(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     best = lookup.best.entry.id if lookup.best else None
     quizzable = bool(best and tutor.catalog.questions.about(best))
     return Answered(lookup, arg, tutor.unsure(lookup), quizzable, tutor.catalog.knowledge)
+
+
+def _practice(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    practice = tutor.practice(arg)
+    if practice is None:  # not a practice question after all: answer it as a question
+        return _ask(tutor, " ".join(arg.split()), place, now)
+    return Practiced(practice, arg)
 
 
 def _quiz(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
@@ -586,6 +622,7 @@ def _quit(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
 
 HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.ASK: _ask,
+    Verb.PRACTICE: _practice,
     Verb.QUIZ: _quiz,
     Verb.ANSWER: _answer,
     Verb.LEADERBOARD: _leaderboard,

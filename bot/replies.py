@@ -25,6 +25,7 @@ from bot.conversation import (
     NoOpenQuestion,
     NotHere,
     NothingToReport,
+    Practiced,
     Put,
     ReportKept,
     Result,
@@ -40,6 +41,7 @@ from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
 from bot.mock_replies import render_mock
+from bot.practice import Choice, Practice
 from bot.quiz import Question
 from bot.schedule import Schedule
 from bot.standings import Board, Ranked, TeamStanding
@@ -143,6 +145,54 @@ def dont_know_lines(lookup: Lookup) -> list[str]:
     lines = [DONT_KNOW + " Did you mean:"]
     lines += [f"  - {m.entry.name}" for m in lookup.alternatives]
     return lines
+
+
+PRACTICE_CHOICE = 90  # characters of a choice quoted back
+
+
+def practice_lines(practice: Practice) -> list[str]:
+    """A pasted practice question answered like a tutor: the choice that fits and why (citing
+    the entry), one line for each other choice; or "not sure" with the two closest."""
+    if practice.pick is None:
+        return _practice_unsure(practice)
+    pick, entry = practice.pick, practice.pick.entry
+    lines = [f"I'd pick {pick.letter}: {_quoted(pick.text)}  ({practice.confidence}% sure)"]
+    if entry is not None:
+        lines.append(f"Why: {entry.means}.")
+        lines.append(entry.why)
+    for choice in practice.choices:
+        if choice is not pick:
+            lines.append(f"Not {choice.letter}: {_why_not(choice, entry)}")
+    if entry is not None:
+        lines.append(exam_section(entry.section))
+        if entry.sources:
+            lines.append(f"Source: {entry.sources[0]}")
+    return lines
+
+
+def _practice_unsure(practice: Practice) -> list[str]:
+    first, second = practice.closest
+    lines = [f"I'm not sure about this one. It's between {first.letter} and {second.letter}:"]
+    for choice in (first, second):
+        about = f" ({choice.named.means})" if choice.named else ""
+        lines.append(f"  {choice.letter}. {_quoted(choice.text)}{about}")
+    lines.append("Check which one meets every constraint in the question.")
+    return lines
+
+
+def _why_not(choice: Choice, picked: Entry | None) -> str:
+    """One line on why a choice is not the one: what it is for instead."""
+    said = _quoted(choice.text)
+    if choice.named is None:
+        return f"{said} - nothing in my notes makes it fit this need."
+    if picked is not None and choice.named.id == picked.id:
+        return f"{said} - same topic ({picked.name}), but not what it advises here."
+    return f"{said} - that is {choice.named.name}, which fits a different need."
+
+
+def _quoted(text: str) -> str:
+    short = text if len(text) <= PRACTICE_CHOICE else text[: PRACTICE_CHOICE - 1].rstrip() + "…"
+    return f'"{short}"'
 
 
 REVIEW = "Review: you missed this one before. Let's see if it stuck."
@@ -487,6 +537,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
     match result:
         case Answered(lookup=lookup, knowledge=knowledge):
             return answer_lines(lookup, knowledge.get)
+        case Practiced(practice=practice):
+            return practice_lines(practice)
         case Put(asked=asked):
             heading = [REVIEW] if asked.review else []
             return [*heading, *question_lines(asked.question), choice_prompt(asked.question)]

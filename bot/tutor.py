@@ -15,6 +15,7 @@ from typing import Literal
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
+from bot.practice import Practice, solve
 from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
@@ -107,6 +108,10 @@ class Tutor:
                     now=now,
                 )
         return lookup
+
+    def practice(self, text: str) -> Practice | None:
+        """Read a pasted exam-style question: which choice fits, or the two closest."""
+        return solve(self.matcher, text)
 
     def unsure(self, lookup: Lookup) -> bool:
         """No answer, or one close to the threshold: worth offering "did you mean"."""

@@ -6,7 +6,6 @@ import datetime as dt
 from importlib import metadata
 
 import pytest
-import yaml
 
 from bot import replies
 from bot.conversation import (
@@ -115,22 +114,32 @@ def test_a_command_word_inside_a_question_leaves_it_a_question(text):
     assert parse(text) == Command(Verb.ASK, text)
 
 
-def test_no_evaluation_question_parses_as_a_command():
-    """Over every evaluation set: a question is never taken for a command. Small talk ("thanks!")
-    may get its short reply, but only where the set expects no answer at all. Exam-style practice
-    stems (practice_*.yaml) are questions too."""
+def _eval_cases():
+    """Every case of every evaluation set (read whole, never looked at one by one)."""
     paths = sorted((SHIPPED_ROOT / "tests" / "eval").glob("*.yaml"))
-    practice = [p for p in paths if p.name.startswith("practice_")]
-    cases = read_cases(p for p in paths if p not in practice)
-    stems = [item["stem"] for path in practice for item in yaml.safe_load(path.read_text())]
-    assert len(cases) > 500 and len(stems) > 50
-    commands = [
+    return read_cases(paths)
+
+
+def test_no_evaluation_question_parses_as_a_command():
+    """Over every evaluation set: a question is never taken for a command; a pasted practice
+    item (stem and lettered choices) is a practice question, and nothing else is. Small talk
+    ("thanks!") may get its short reply, but only where the set expects no answer at all."""
+    cases = _eval_cases()
+    assert len(cases) > 500
+    wrong = [
         c.question
         for c in cases
-        if parse(c.question).verb is not Verb.ASK
+        if parse(c.question).verb is not (Verb.PRACTICE if c.key else Verb.ASK)
         and not (parse(c.question).verb is Verb.HELLO and c.expect is None)
     ]
-    assert commands + [s for s in stems if parse(s).verb is not Verb.ASK] == []
+    assert wrong == []
+
+
+def test_a_practice_stem_without_its_choices_is_a_question():
+    """A practice item's stem alone (no choices pasted) is answered as a question."""
+    stems = [c.question.split("\n")[0] for c in _eval_cases() if c.key]
+    assert stems
+    assert [s for s in stems if parse(s).verb is not Verb.ASK] == []
 
 
 def test_every_verb_has_a_handler_and_a_line_in_the_help():

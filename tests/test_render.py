@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 
 import pytest
@@ -24,6 +25,7 @@ from bot.conversation import (
     NotHere,
     NothingToReport,
     Place,
+    Practiced,
     Put,
     ReportKept,
     Result,
@@ -41,6 +43,12 @@ from bot.schedule import make_schedule
 from bot.slack import blocks, handlers
 from bot.store import LOCAL_TEAM
 
+PASTED = (
+    "A team with no ML experience must train an image classifier on labelled photos with as "
+    "little code as possible. What should they use?\nA. AutoML\nB. A custom TensorFlow job"
+    "\nC. <!channel> a Dataproc cluster\nD. Cloud Functions"
+)
+
 
 def samples(tutor, now) -> dict[type, list]:
     """At least one real instance of every result type, made by the core itself where it can."""
@@ -56,6 +64,8 @@ def samples(tutor, now) -> dict[type, list]:
     graded = said(put.asked.question.answer)
     more = said("more")
     schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
+    practiced = said(PASTED)
+    unsure = dataclasses.replace(practiced.practice, pick=None)
     no_open = said("b")  # before the mock: a letter then answers the mock's question
     mock = said("mock 3 timed")
     offer = said("mock")
@@ -63,6 +73,7 @@ def samples(tutor, now) -> dict[type, list]:
     said("mock 3")
     return {
         Answered: [said("which service for no-code training"), said("zzqx wibble")],
+        Practiced: [practiced, Practiced(unsure, PASTED)],
         Put: [put],
         Grade: [graded, Grade(None)],
         NoOpenQuestion: [no_open],
