@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from bot.calibration import fit
+from bot.matching import Knobs
 
 
 def test_fit_learns_which_feature_predicts_rightness():
@@ -38,6 +39,7 @@ def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_pa
     )
     assert result.returncode == 0, result.stderr
     first, header, *bands = result.stdout.splitlines()
-    assert first.startswith("calibration: (") and len(first.split(",")) == 6
+    assert first.startswith("calibration: (")
+    assert len(first.split(",")) == len(Knobs().calibration)  # bias, then one per feature
     assert header.startswith("confidence band")
     assert sum(int(line.split()[1]) for line in bands) == 3

@@ -262,3 +262,15 @@ def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, questi
     """ML proofs and history, exam logistics and other vendors are outside what the tutor covers."""
     lookup = shipped.lookup(question)
     assert lookup.best is None and lookup.outside == about
+
+
+def test_confidence_counts_the_ml_and_google_cloud_words_a_question_spells(shipped):
+    """The scope feature is 0 for a line in plain words and grows with each ML or Cloud word."""
+    plain = shipped.features("where can I rent a shipping container for the weekend")
+    some = shipped.features("which container should I rent to train the model")
+    more = shipped.features(
+        "which container should I rent to train the pytorch model on vertex gpus"
+    )
+    assert plain is not None and some is not None and more is not None
+    assert len(plain) == len(Knobs().calibration) - 1
+    assert plain[-1] == 0.0 < some[-1] < more[-1] < 1.0
