@@ -11,7 +11,8 @@ The method, in order:
 4. Re-rank a shortlist with rapidfuzz: the mean of an entry's best few phrasing similarities.
 5. Confidence is a logistic function of a few features — relevance, the share of the question
    the knowledge base knows, the margin over the runner-up, the matched information, phrase
-   similarity and how many ML or Google Cloud words the question spells out — so a threshold of 50 means "more likely right than not".
+   similarity and how many ML or Google Cloud words the question spells out — so a threshold
+   of 50 means "more likely right than not".
 6. Traps: when the question names a service and one of that service's usual mix-ups serves the
    rest of the question better, answer the mix-up and report the named service. In a challenge
    ("should I X so Y", "will X fix Y") only the proposal X names the service, by an alias or by
