@@ -35,6 +35,13 @@ _LINE_CHOICE = re.compile(r"^[ \t>*•-]*\(?([A-Ea-e]|[1-5])[).:]\s+(\S.*?)\s*$"
 # lower case letters with a parenthesis, so that "a." in a sentence is never a choice).
 _INLINE_CHOICE = re.compile(r"(?:^|(?<=\s))(?:\(?([A-E])[).]|\(?([a-e])\)|\(?([1-5])\))\s+")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+ASKED_WORDS = 1  # what is asked names at least this many known words, or takes in the sentence before
+# How every exam question asks, whatever it asks about: no word here says what the need is.
+_EXAM_WORDS = re.compile(
+    r"\b(?:most|best|appropriate|change|approach|option|solution|action|main|likely|first"
+    r"|step|recommend(?:ed)?|should|could|would|do|use|what|which|how)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,7 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     if found is None:
         return None
     stem, listed = found
-    need = matcher.relevance(_stem_parts(stem))
+    need = matcher.relevance(_stem_parts(matcher, stem))
     for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
         need.pop(entry, None)
     choices = tuple(_choice(matcher, letter, body, need) for letter, body in listed)
@@ -140,11 +147,23 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     return Practice(stem, choices, best if sure else None, confidence, top_need)
 
 
-def _stem_parts(stem: str) -> list[tuple[str, float]]:
+def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
+    """The scenario, then what is asked. An exam's closing question is often bare ("What should
+    you do?", "Which change is most appropriate?"): the requirement is then the sentence before
+    it, so what is asked runs back until it says something of its own."""
     sentences = [s for s in _SENTENCE_END.split(stem) if s.strip()]
-    if len(sentences) < 2:
+    start = len(sentences) - 1
+    while start > 0 and len(_informative(matcher, " ".join(sentences[start:]))) < ASKED_WORDS:
+        start -= 1
+    if start <= 0:
         return [(stem, 1.0)]
-    return [(" ".join(sentences[:-1]), 1.0), (sentences[-1], ASK_WEIGHT)]
+    asked = " ".join(sentences[start:])
+    return [(" ".join(sentences[:start]), 1.0), (_EXAM_WORDS.sub(" ", asked), ASK_WEIGHT)]
+
+
+def _informative(matcher: Matcher, text: str) -> set[str]:
+    """A sentence's known words, less the words every exam question asks with."""
+    return set(matcher.terms(_EXAM_WORDS.sub(" ", text)))
 
 
 def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:
