@@ -59,6 +59,37 @@ def shipped() -> Matcher:
         ("automl edge model for a phone, lowest latency", "automl-edge-model-types"),
         ("local vs global feature attributions", "local-global-attributions"),
         ("can't get A100s, job keeps waiting for capacity", "dws-flex-start"),
+        # Topics an independent review found no entry for (entries added 2026-12-01).
+        (
+            "let gemini call our inventory api to check stock before it answers",
+            "agents-function-calling",
+        ),
+        ("build an agent that books meetings through our calendar api", "agents-function-calling"),
+        (
+            "nearest neighbour search over 50 million product embeddings with low latency",
+            "vector-search",
+        ),
+        ("turn support tickets into vectors for semantic search", "text-embeddings"),
+        (
+            "document the intended use, limitations and evaluation results of our model for auditors",
+            "model-cards",
+        ),
+        ("how do we get our images labelled by people", "human-labeling"),
+        ("a third of the age column is null, how do I handle it before training", "missing-values"),
+        (
+            "one-hot encoding a user id column with a million values blows up the model",
+            "embeddings-high-cardinality",
+        ),
+        (
+            "linear model can't learn that latitude and longitude only matter together",
+            "feature-crosses",
+        ),
+        ("0.2% positives: should I report ROC AUC or PR AUC?", "pr-auc-vs-roc-auc"),
+        (
+            "only 800 labelled rows, one holdout split gives noisy estimates",
+            "k-fold-cross-validation",
+        ),
+        ("run our existing Ray code on a managed cluster in Vertex AI", "ray-on-vertex-ai"),
     ],
 )
 def test_each_line_lands_on_its_entry(shipped, question, entry):
