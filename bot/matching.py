@@ -38,7 +38,7 @@ from rapidfuzz import fuzz, process
 from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.reading import compared, negated_clauses
+from bot.reading import EXAM_WORDS, asked_from, compared, negated_clauses
 from bot.textnorm import (
     clean,
     english_words,
@@ -526,11 +526,15 @@ class Matcher:
         return _Query(terms, sum(terms.values()), unknown, " ".join(tokens))
 
     def _asked(self, text: str) -> frozenset[str]:
-        """The words of a question's last sentence, when a scenario comes before it."""
+        """The words of what a question finally asks (its last sentence, or back to the one
+        that names something when that is bare: `asked_from`), when a scenario comes before."""
         sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
         if len(sentences) < 2 or self.knobs.ask_weight == 1.0:
             return frozenset()
-        return frozenset(self.tokens(sentences[-1]))
+        start = asked_from(sentences, lambda part: len(self._query(self.tokens(part)).terms))
+        if start <= 0:
+            return frozenset()
+        return frozenset(self.tokens(EXAM_WORDS.sub(" ", " ".join(sentences[start:]))))
 
     def _rank(self, query: _Query) -> list[_Scored]:
         if not query.terms:

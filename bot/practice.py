@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
-from bot.reading import negated_clauses
+from bot.reading import EXAM_WORDS, asked_from, negated_clauses
 from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
@@ -35,13 +35,6 @@ _LINE_CHOICE = re.compile(r"^[ \t>*•-]*\(?([A-Ea-e]|[1-5])[).:]\s+(\S.*?)\s*$"
 # lower case letters with a parenthesis, so that "a." in a sentence is never a choice).
 _INLINE_CHOICE = re.compile(r"(?:^|(?<=\s))(?:\(?([A-E])[).]|\(?([a-e])\)|\(?([1-5])\))\s+")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
-ASKED_WORDS = 1  # what is asked names at least this many known words, or takes in the sentence before
-# How every exam question asks, whatever it asks about: no word here says what the need is.
-_EXAM_WORDS = re.compile(
-    r"\b(?:most|best|appropriate|change|approach|option|solution|action|main|likely|first"
-    r"|step|recommend(?:ed)?|should|could|would|do|use|what|which|how)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -148,22 +141,14 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
 
 
 def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
-    """The scenario, then what is asked. An exam's closing question is often bare ("What should
-    you do?", "Which change is most appropriate?"): the requirement is then the sentence before
-    it, so what is asked runs back until it says something of its own."""
+    """The scenario, then what is asked (see `asked_from`), without the words every exam
+    question asks with."""
     sentences = [s for s in _SENTENCE_END.split(stem) if s.strip()]
-    start = len(sentences) - 1
-    while start > 0 and len(_informative(matcher, " ".join(sentences[start:]))) < ASKED_WORDS:
-        start -= 1
+    start = asked_from(sentences, lambda text: len(matcher.terms(text)))
     if start <= 0:
         return [(stem, 1.0)]
-    asked = " ".join(sentences[start:])
-    return [(" ".join(sentences[:start]), 1.0), (_EXAM_WORDS.sub(" ", asked), ASK_WEIGHT)]
-
-
-def _informative(matcher: Matcher, text: str) -> set[str]:
-    """A sentence's known words, less the words every exam question asks with."""
-    return set(matcher.terms(_EXAM_WORDS.sub(" ", text)))
+    asked = EXAM_WORDS.sub(" ", " ".join(sentences[start:]))
+    return [(" ".join(sentences[:start]), 1.0), (asked, ASK_WEIGHT)]
 
 
 def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:

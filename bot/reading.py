@@ -12,6 +12,7 @@ fell into.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # A negation or exclusion, then its clause: up to the next punctuation or clause word. "can't I
 # just use X" and "why not X" propose X, and "not sure" hedges; none of them exclude X.
@@ -55,3 +56,21 @@ def compared(text: str) -> list[tuple[str, str]]:
         return []  # most questions compare nothing; skip the pattern
     found = ((m["left"], m["right"]) for m in _COMPARE.finditer(text))
     return [(left, right) for left, right in found if not _NOT_COMPARING & set(left.split())]
+
+
+# How every exam question asks, whatever it asks about: none of these words says what the need is.
+EXAM_WORDS = re.compile(
+    r"\b(?:most|best|appropriate|change|approach|option|solution|action|main|likely|first"
+    r"|step|recommend(?:ed)?|should|could|would|do|use|what|which|how)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_from(sentences: list[str], known: Callable[[str], int], least: int = 1) -> int:
+    """Where what a question asks starts: its last sentence, or, when that is bare ("What should
+    you do?", "Which change is most appropriate?"), back to the sentence that names at least
+    `least` words of its own (`known` counts a text's known words)."""
+    start = len(sentences) - 1
+    while start > 0 and known(EXAM_WORDS.sub(" ", " ".join(sentences[start:]))) < least:
+        start -= 1
+    return start

@@ -8,7 +8,7 @@ import pytest
 
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.reading import compared, negated_clauses
+from bot.reading import asked_from, compared, negated_clauses
 from tests.conftest import SHIPPED_ROOT
 
 
@@ -148,3 +148,46 @@ def test_watch_out_cues_break_a_near_tie(shipped):
         "val loss climbs after epoch 6 while train loss drops; keep the best epoch automatically?"
     )
     assert _best(shipped, question) == "early-stopping"
+
+
+def test_a_bare_closing_question_asks_what_the_sentence_before_it_says():
+    """ "What should you do?" names nothing: what is asked starts one sentence earlier; a closing
+    question that names something is what is asked on its own."""
+
+    def count(text: str) -> int:  # a stand-in for the matcher: words over four letters are known
+        return sum(len(word) > 4 for word in text.split())
+
+    bare = ["Logs are in BigQuery.", "We need attributions per prediction.", "What should you do?"]
+    named = ["Logs are in BigQuery.", "Which metric fits rare fraud?"]
+    assert asked_from(bare, count) == 1
+    assert asked_from(named, count) == 1
+    assert asked_from(["What should you do?"], count) == 0
+
+
+@pytest.mark.parametrize(
+    ("stem", "entry"),
+    [
+        (
+            "A bank loads loan applications into BigQuery with a nightly Dataflow job and trains a "
+            "model on Vertex AI. Regulators ask which input features drove each decision the "
+            "deployed model makes. What should you do?",
+            "explainable-ai",
+        ),
+        (
+            "We export features from BigQuery with Dataflow every night and train on Vertex AI. "
+            "The model must now run on a phone with no network connection. Which approach is "
+            "most appropriate?",
+            "edge-devices",
+        ),
+        (
+            "Our team stores click logs in BigQuery and trains a TensorFlow model with Vertex AI "
+            "custom training. Validation loss starts rising after a few epochs while training "
+            "loss keeps falling. What should we change?",
+            "overfitting-regularization",
+        ),
+    ],
+)
+def test_a_stem_without_choices_answers_the_requirement_not_the_scenario(shipped, stem, entry):
+    """An exam stem pasted without its choices: the requirement before the bare closing
+    question decides, not the services the scenario mentions."""
+    assert _best(shipped, stem) == entry
