@@ -50,10 +50,12 @@ from bot.textnorm import (
 )
 
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
-# service, which is how exam traps are worded; the need then decides, not the name.
+# service, which is how exam traps are worded; the need then decides, not the name. "Is X …"
+# doubts X at the start of any sentence ("Our model is too big for one chip. Is data parallelism
+# the way?"), not only the first.
 _CHALLENGE = re.compile(
-    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead"
-    r"|^(?:(?:can|could) (?:i|we) )?(?:just )?use)\b"
+    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix"
+    r"|(?:^|(?<=[.?!;] ))is |instead|^(?:(?:can|could) (?:i|we) )?(?:just )?use)\b"
 )
 
 # What a challenging question proposes: from "should I"/"will"/"do we need" to where the need

@@ -191,3 +191,14 @@ def test_a_stem_without_choices_answers_the_requirement_not_the_scenario(shipped
     """An exam stem pasted without its choices: the requirement before the bare closing
     question decides, not the services the scenario mentions."""
     assert _best(shipped, stem) == entry
+
+
+def test_is_x_the_way_doubts_x_in_any_sentence(shipped):
+    """ "Is data parallelism …?" after a scenario sentence proposes data parallelism: the tutor
+    answers the need (model parallelism) and says which service the question proposed."""
+    lookup = shipped.lookup(
+        "Our transformer no longer fits in the memory of one GPU. Is data parallelism the way to "
+        "spread it across our eight GPUs?"
+    )
+    assert lookup.best is not None and lookup.best.entry.id == "model-parallelism"
+    assert lookup.named is not None and lookup.named.id == "data-parallelism"
