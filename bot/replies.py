@@ -120,7 +120,7 @@ def dont_know_lines(lookup: Lookup) -> list[str]:
     return lines
 
 
-REVIEW = "Review: you missed this one before. Let's see if it stuck."
+REVIEW = "Review: you answered this one before and are due to see it again. Let's see if it stuck."
 
 
 def question_lines(question: Question) -> list[str]:
@@ -196,7 +196,7 @@ def stats_lines(stats: Stats) -> list[str]:
         weak = ", ".join(f"{t.topic} ({t.correct}/{t.answered})" for t in stats.weakest)
         lines.append(f"Weakest topics: {weak}.")
     if stats.reviews_due:
-        lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to retry a question you missed.")
+        lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to take them first.")
     return lines
 
 

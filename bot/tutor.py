@@ -15,7 +15,7 @@ from typing import Literal
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
-from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
+from bot.quiz import Question, choose_question, normalize_choice
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
 
@@ -26,7 +26,7 @@ class Asked:
 
     post: Post
     question: Question
-    review: bool = False  # a question missed before, back for another try
+    review: bool = False  # a question answered before, due again by its FSRS card
 
 
 GradeStatus = Literal["recorded", "already", "closed", "invalid", "refused"]
@@ -49,7 +49,7 @@ class Stats:
     correct: int
     streak: int
     weakest: tuple[TopicScore, ...]
-    reviews_due: int = 0  # missed questions due for another try
+    reviews_due: int = 0  # questions due again by their FSRS cards
 
     @property
     def accuracy(self) -> float:
@@ -112,7 +112,7 @@ class Tutor:
         now: dt.datetime,
         entry_id: str | None = None,
     ) -> Asked:
-        """The learner's next private question: a missed one that is due again, else a fresh one.
+        """The learner's next private question: one due for review, else a fresh one.
 
         Fresh questions lean toward weak sections; `entry_id` asks about one entry instead.
         """
@@ -143,11 +143,9 @@ class Tutor:
         return Asked(post, question, review=bool(due))
 
     def _reviews_due(self, *, team: str, user: str, now: dt.datetime) -> list[str]:
-        history = [
-            Attempt(q, correct, dt.datetime.fromisoformat(at))
-            for q, correct, at in self.store.attempts(team=team, user=user)
-        ]
-        return [q for q in reviews_due(history, now) if self.catalog.questions.get(q)]
+        """Questions whose FSRS card is due (`bot.reviews`), most overdue first."""
+        due = self.store.due_questions(team=team, user=user, now=now)
+        return [q for q in due if self.catalog.questions.get(q)]
 
     def pending(self, *, team: str, user: str) -> Asked | None:
         """The learner's open private question, if any (the local chat answers it with a letter)."""

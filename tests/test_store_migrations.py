@@ -20,7 +20,12 @@ from bot.store import DailyStore, Store, migrations
 
 BEFORE_SPLIT = Path(__file__).parent / "data" / "tutor-db-before-store-split.sql"
 SHIPPED = ["m001_posts_and_answers", "m002_events_and_gaps", "m003_daily_schedules_and_ledger"]
-NOW_ALL = [*SHIPPED, "m004_schedule_sections", "m005_tallies_and_covering_indexes"]
+NOW_ALL = [
+    *SHIPPED,
+    "m004_schedule_sections",
+    "m005_tallies_and_covering_indexes",
+    "m006_cards_and_exam_dates",
+]
 THEN = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from bot.store import tallies
 from bot.store.answers import Answers, Post, Standing, TopicScore
+from bot.store.cards import Answer, Cards
 from bot.store.daily import LEASE, LOCAL_TEAM, Claim, DailyStore
 from bot.store.db import Database, migrations, stamp
 from bot.store.events import Events
 from bot.store.gaps import Gaps
 
 
-class Store(Answers, Events, Gaps, Database):
+class Store(Answers, Cards, Events, Gaps, Database):
     """All reads and writes of the tutor's SQLite file.
 
     The daily quick-check's (schedules, ledger, reveals) are DailyStore's.
@@ -25,6 +26,7 @@ class Store(Answers, Events, Gaps, Database):
 __all__ = [
     "LEASE",
     "LOCAL_TEAM",
+    "Answer",
     "Claim",
     "DailyStore",
     "Post",

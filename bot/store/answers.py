@@ -12,7 +12,7 @@ from typing import Literal
 
 import sqlite_utils
 
-from bot.store import tallies
+from bot.store import cards, tallies
 from bot.store.db import immediate, stamp
 
 PostKind = Literal["private", "daily"]  # a question put to one learner, or to a channel
@@ -124,7 +124,8 @@ class Answers:
         topic: str,
         now: dt.datetime,
     ) -> bool:
-        """Record a learner's answer and count it in the tallies, in one transaction.
+        """Record a learner's answer, count it in the tallies and review the learner's card for
+        the question (`bot.store.cards`, every kind of post), in one transaction.
 
         False when they had already answered this post (nothing is counted then).
         """
@@ -161,6 +162,14 @@ class Answers:
                 topic=topic,
                 answered_at=stamp(now),
                 zone=zone,
+            )
+            cards.review(
+                self.db,
+                team=post.team,
+                user=user,
+                question_id=post.question_id,
+                correct=correct,
+                at=now,
             )
         return True
 

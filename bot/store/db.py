@@ -175,6 +175,26 @@ def m005_tallies_and_covering_indexes(db: sqlite_utils.Database) -> None:
     tallies.rebuild(db)
 
 
+@migrations()
+def m006_cards_and_exam_dates(db: sqlite_utils.Database) -> None:
+    """Each learner's FSRS card per question (`bot.store.cards`), replayed from every answer on
+    file, and each learner's exam date (one per learner and workspace)."""
+    from bot.store import cards  # the replay lives there; this only makes the tables
+
+    db.execute(
+        "create table cards (team text not null, user text not null, "
+        "question_id text not null, card text not null, due text not null, "
+        "reviews integer not null default 0, lapses integer not null default 0, "
+        "primary key (team, user, question_id)) without rowid"
+    )
+    db.execute("create index idx_cards_due on cards (team, user, due)")
+    db.execute(
+        "create table exam_dates (team text not null, user text not null, "
+        "exam_date text not null, set_at text not null, primary key (team, user)) without rowid"
+    )
+    cards.rebuild(db)
+
+
 @contextlib.contextmanager
 def immediate(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction that takes the write lock at once (waiting up to the busy timeout).
