@@ -23,6 +23,7 @@ from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
 from bot.errors import TutorError
 from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
+from bot.plan import OFF_WORDS, Plan, parse_exam_date
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
@@ -39,6 +40,8 @@ class Verb(StrEnum):
     DAILY = "daily"
     SCHEDULE = "schedule"
     GAPS = "gaps"
+    READY = "ready"
+    EXAM = "exam"
     VERSION = "version"
     HELP = "help"
     QUIT = "quit"
@@ -59,6 +62,8 @@ class Command:
 
 _LETTER = r"[a-e1-5]"
 _PERIOD_OR_SCOPE = r"(?:week|month|all|teams|everyone|workspace)"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_EXAM_ARG = rf"{'|'.join(OFF_WORDS)}|\d\S*(?: {_MONTH}(?: \d{{4}})?)?|{_MONTH} \d\S*(?: \d{{4}})?"
 # Each command's whole-line shape, tried in order on the line in lower case without a trailing
 # `!`, `.` or `?`. Group 1, when there is one, is the argument.
 SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
@@ -71,6 +76,8 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.READY, r"(?:ready|readiness|am i ready(?: for (?:the|my) exam)?)"),
+        (Verb.EXAM, rf"(?:my )?exam(?: date)?(?: (?:is )?(?:on )?({_EXAM_ARG}))?"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
@@ -88,6 +95,8 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("stats", "your answers, accuracy, days in a row and weakest topics"),
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
+    ("ready", "how ready you are for the exam, section by section"),
+    ("exam [YYYY-MM-DD|off]", "your exam date: a countdown and each day's suggested work"),
     ("gaps", "questions I could not answer well (admins)"),
     ("version", "which Study Tutor this is"),
     ("help", "this list"),
@@ -251,6 +260,28 @@ class GapsShown:
 
 
 @dataclass(frozen=True)
+class ReadyShown:
+    """The learner's readiness per section, their plan and weekly progress (in `stats`)."""
+
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class ExamSet:
+    plan: Plan
+
+
+@dataclass(frozen=True)
+class ExamShown:
+    plan: Plan | None  # None: no exam date set
+
+
+@dataclass(frozen=True)
+class ExamRemoved:
+    removed: bool
+
+
+@dataclass(frozen=True)
 class VersionShown:
     version: str | None  # None: run from a checkout that was never installed
 
@@ -281,6 +312,10 @@ Result = (
     | NotHere
     | Invalid
     | GapsShown
+    | ReadyShown
+    | ExamSet
+    | ExamShown
+    | ExamRemoved
     | VersionShown
     | HelpShown
     | Goodbye
@@ -405,6 +440,27 @@ def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return GapsShown(tuple(tutor.store.gaps(limit=10)))
 
 
+def _ready(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return ReadyShown(tutor.stats(team=place.team, user=place.user, now=now))
+
+
+def _exam(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    """`exam` shows the plan; `exam 2027-03-01` sets the date; `exam off` removes it."""
+    team, user = place.team, place.user
+    if arg in OFF_WORDS:
+        return ExamRemoved(tutor.store.remove_exam_date(team=team, user=user))
+    if arg:
+        try:
+            day = parse_exam_date(arg, now.astimezone(dt.UTC).date())
+        except TutorError as error:
+            return Invalid(str(error))
+        tutor.store.set_exam_date(team=team, user=user, day=day, now=now)
+    plan = tutor.stats(team=team, user=user, now=now).plan
+    if arg and plan is not None:
+        return ExamSet(plan)
+    return ExamShown(plan)
+
+
 def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     try:
         return VersionShown(metadata.version("study-tutor"))
@@ -429,6 +485,8 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.DAILY: _daily,
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
+    Verb.READY: _ready,
+    Verb.EXAM: _exam,
     Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,

@@ -15,7 +15,9 @@ from typing import Literal
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
+from bot.plan import Plan, make_plan
 from bot.quiz import Question, choose_question, normalize_choice
+from bot.readiness import Readiness, Week, estimate, weekly
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
 
@@ -50,6 +52,9 @@ class Stats:
     streak: int
     weakest: tuple[TopicScore, ...]
     reviews_due: int = 0  # questions due again by their FSRS cards
+    readiness: Readiness | None = None  # per exam section (`bot.readiness`)
+    plan: Plan | None = None  # countdown and today's work, when an exam date is set
+    weeks: tuple[Week, ...] = ()  # answers and accuracy per week, oldest first
 
     @property
     def accuracy(self) -> float:
@@ -210,7 +215,21 @@ class Tutor:
             t for t in self.store.topic_scores(team=team, user=user) if t.correct < t.answered
         ]
         due = len(self._reviews_due(team=team, user=user, now=now))
-        return Stats(answered, correct, streak, tuple(weakest[:3]), due)
+        answers = self.store.learner_answers(team=team, user=user)
+        readiness = estimate(answers, self.catalog.questions, now)
+        plan = self.plan(team=team, user=user, now=now, readiness=readiness, reviews_due=due)
+        weeks = weekly(answers, now)
+        return Stats(answered, correct, streak, tuple(weakest[:3]), due, readiness, plan, weeks)
+
+    def plan(
+        self, *, team: str, user: str, now: dt.datetime, readiness: Readiness, reviews_due: int
+    ) -> Plan | None:
+        """Today's work toward the learner's exam date; None when they set none."""
+        exam = self.store.exam_date(team=team, user=user)
+        if exam is None:
+            return None
+        today = now.astimezone(dt.UTC).date()
+        return make_plan(readiness, exam=exam, today=today, reviews_due=reviews_due)
 
 
 def belongs(post: Post, *, team: str, user: str, channel: str | None) -> bool:
