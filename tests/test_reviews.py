@@ -145,6 +145,7 @@ def test_the_migration_replays_answer_history_into_cards(tmp_path, tutor):
         tutor.store.db.conn.backup(old)
         old.execute("drop table cards")
         old.execute("drop table exam_dates")
+        old.execute("drop table chart_files")
         old.execute("delete from _sqlite_migrations where name = 'm006_cards_and_exam_dates'")
     upgraded = Store(path)
     assert migrations.pending(upgraded.db) == []

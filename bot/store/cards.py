@@ -85,7 +85,7 @@ class Answer:
 
 
 class Cards:
-    """Reads of cards and exam dates, and a learner's answers (every kind of post)."""
+    """Cards, exam dates, uploaded charts, and a learner's answers (every kind of post)."""
 
     db: sqlite_utils.Database
 
@@ -137,3 +137,34 @@ class Cards:
                 "delete from exam_dates where team = ? and user = ?", [team, user]
             )
         return cursor.rowcount == 1
+
+    # -- charts uploaded to Slack ---------------------------------------------------------
+
+    def chart_file(self, *, team: str, user: str, name: str) -> tuple[str, str, str] | None:
+        """(digest, file id, alt text) of the learner's last uploaded chart called `name`."""
+        row = self.db.execute(
+            "select digest, file_id, alt from chart_files where team = ? and user = ? and name = ?",
+            [team, user, name],
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def keep_chart_file(
+        self,
+        *,
+        team: str,
+        user: str,
+        name: str,
+        digest: str,
+        file_id: str,
+        alt: str,
+        now: dt.datetime,
+    ) -> None:
+        """Remember an uploaded chart, with the words that describe that very picture."""
+        with immediate(self.db):
+            self.db.execute(
+                "insert into chart_files (team, user, name, digest, file_id, alt, uploaded_at) "
+                "values (?, ?, ?, ?, ?, ?, ?) on conflict (team, user, name) do update set "
+                "digest = excluded.digest, file_id = excluded.file_id, alt = excluded.alt, "
+                "uploaded_at = excluded.uploaded_at",
+                [team, user, name, digest, file_id, alt, stamp(now)],
+            )
