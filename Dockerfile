@@ -18,7 +18,7 @@ COPY bot ./bot
 COPY knowledge ./knowledge
 COPY quizzes ./quizzes
 
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir ".[charts]" \
     && useradd --create-home --uid 10001 tutor \
     && mkdir -p /data \
     && chown tutor /data

@@ -12,7 +12,6 @@ import hashlib
 import io
 import json
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from bot.errors import TutorError
@@ -68,7 +67,6 @@ def progress_alt(weeks: tuple[Week, ...]) -> str:
 
 def draw_readiness(readiness: Readiness) -> bytes:
     """Horizontal bars per section (named), error bars for the range, the target as a line."""
-    plt = _pyplot()
     sections = list(reversed(readiness.sections))
     labels = [f"{s.section} {_short(s.title)}" for s in sections]
     means = [s.mean * 100 for s in sections]
@@ -77,61 +75,58 @@ def draw_readiness(readiness: Readiness) -> bytes:
         [(s.high - s.mean) * 100 for s in sections],
     ]
     colours = ["#b0b7c3" if s.level == "wide" else "#1a4d8f" for s in sections]
-    fig, ax = plt.subplots(figsize=(WIDTH, HEIGHT + 1.2), dpi=DPI)
-    try:
-        ax.barh(labels, means, xerr=errors, color=colours, capsize=3, ecolor="#333333")
-        ax.axvline(TARGET * 100, color="#c0392b", linestyle="--", linewidth=1.5)
-        ax.text(TARGET * 100 + 1, len(sections) - 0.4, f"target {TARGET:.0%}", color="#c0392b")
-        ax.set_xlim(0, 100)
-        ax.set_xlabel(f"Chance of answering a new question right (%), with {RANGE:.0%} range")
-        ax.set_title(
-            f"Readiness by exam section (overall {readiness.mean:.0%}; grey: too few answers)"
-        )
-        ax.tick_params(axis="y", labelsize=9)
-        fig.tight_layout()
-        return _png(fig)
-    finally:
-        plt.close(fig)
+    fig = _figure(WIDTH, HEIGHT + 1.2)
+    ax = fig.subplots()
+    ax.barh(labels, means, xerr=errors, color=colours, capsize=3, ecolor="#333333")
+    ax.axvline(TARGET * 100, color="#c0392b", linestyle="--", linewidth=1.5)
+    ax.text(TARGET * 100 + 1, len(sections) - 0.4, f"target {TARGET:.0%}", color="#c0392b")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel(f"Chance of answering a new question right (%), with {RANGE:.0%} range")
+    ax.set_title(f"Readiness by exam section (overall {readiness.mean:.0%}; grey: too few answers)")
+    ax.tick_params(axis="y", labelsize=9)
+    fig.tight_layout()
+    return _png(fig)
 
 
 def draw_progress(weeks: tuple[Week, ...]) -> bytes:
     """Answers per week as bars, accuracy as a line on a second axis."""
-    plt = _pyplot()
     labels = [f"{w.start:%d %b}" for w in weeks]
-    fig, ax = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
-    try:
-        ax.bar(labels, [w.answered for w in weeks], color="#9fb8da", label="answers")
-        ax.set_ylabel("Answers")
-        ax.set_xlabel("Week starting (UTC)")
-        right = ax.twinx()
-        shown = [
-            (label, w.accuracy * 100) for label, w in zip(labels, weeks, strict=True) if w.answered
-        ]
-        if shown:
-            right.plot(*zip(*shown, strict=True), color="#1a4d8f", marker="o", label="accuracy")
-        right.set_ylim(0, 100)
-        right.set_ylabel("Accuracy (%)")
-        ax.set_title("Progress by week: answers (bars) and accuracy (line)")
-        fig.tight_layout()
-        return _png(fig)
-    finally:
-        plt.close(fig)
+    fig = _figure(WIDTH, HEIGHT)
+    ax = fig.subplots()
+    ax.bar(labels, [w.answered for w in weeks], color="#9fb8da", label="answers")
+    ax.set_ylabel("Answers")
+    ax.set_xlabel("Week starting (UTC)")
+    right = ax.twinx()
+    shown = [
+        (label, w.accuracy * 100) for label, w in zip(labels, weeks, strict=True) if w.answered
+    ]
+    if shown:
+        right.plot(*zip(*shown, strict=True), color="#1a4d8f", marker="o", label="accuracy")
+    right.set_ylim(0, 100)
+    right.set_ylabel("Accuracy (%)")
+    ax.set_title("Progress by week: answers (bars) and accuracy (line)")
+    fig.tight_layout()
+    return _png(fig)
 
 
 def draw(chart: Chart, readiness: Readiness, weeks: tuple[Week, ...]) -> bytes:
     return draw_readiness(readiness) if chart.name == "readiness" else draw_progress(weeks)
 
 
-def _pyplot() -> ModuleType:
-    """matplotlib.pyplot on the Agg backend, imported here so only drawing pays for it."""
-    try:
-        import matplotlib
+def _figure(width: float, height: float) -> Any:
+    """A matplotlib Figure drawn by Agg, imported here so only drawing pays for it.
 
-        matplotlib.use("Agg")
-        from matplotlib import pyplot
+    A bare Figure (not pyplot) keeps no global state, so listeners on several threads can
+    draw at once; matplotlib's guide for web servers does the same.
+    """
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
     except ImportError as missing:
         raise TutorError(INSTALL) from missing
-    return pyplot
+    figure = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(figure)  # draws with Agg (no display needed), whatever MPLBACKEND says
+    return figure
 
 
 def _png(fig: Any) -> bytes:  # a matplotlib Figure (matplotlib is optional, so not imported)

@@ -119,17 +119,20 @@ class Tutor:
     ) -> Asked:
         """The learner's next private question: one due for review, else a fresh one.
 
-        Fresh questions lean toward weak sections; `entry_id` asks about one entry instead.
+        Fresh questions lean toward weak sections; with an exam date they come from the section
+        today's plan puts first (`bot.plan`); `entry_id` asks about one entry instead.
         """
         bank = self.catalog.questions
         due = [] if entry_id else self._reviews_due(team=team, user=user, now=now)
         only = [q.id for q in bank.about(entry_id)] if entry_id else None
         question = bank.get(due[0]) if due else None
+        focus = () if question or entry_id else self._focus(team=team, user=user, now=now)
         question = question or choose_question(
             bank,
             asked=self.store.asked_question_ids(team=team, user=user),
             weak_sections=self.store.weak_sections(team=team),
             only=only,
+            sections=focus,
             rng=self.rng,
         )
         post_id = self.store.add_post(
@@ -146,6 +149,15 @@ class Tutor:
         if post is None:  # written just above on this thread's connection: cannot happen
             raise RuntimeError(f"post {post_id} vanished right after it was written")
         return Asked(post, question, review=bool(due))
+
+    def _focus(self, *, team: str, user: str, now: dt.datetime) -> tuple[str, ...]:
+        """The section today's plan gives new questions to first; none without an exam date."""
+        if self.store.exam_date(team=team, user=user) is None:
+            return ()
+        answers = self.store.learner_answers(team=team, user=user)
+        readiness = estimate(answers, self.catalog.questions, now)
+        plan = self.plan(team=team, user=user, now=now, readiness=readiness, reviews_due=0)
+        return (plan.focus[0][0].section,) if plan and plan.focus else ()
 
     def _reviews_due(self, *, team: str, user: str, now: dt.datetime) -> list[str]:
         """Questions whose FSRS card is due (`bot.reviews`), most overdue first."""

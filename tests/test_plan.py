@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 
+from bot.catalog import load_catalog
 from bot.conversation import ExamRemoved, ExamSet, ExamShown, Invalid, Place, handle, parse
 from bot.errors import TutorError
 from bot.plan import make_plan, needed, parse_exam_date
 from bot.quiz import QuestionBank
 from bot.readiness import estimate
-from bot.store import Answer
+from bot.store import Answer, Store
+from bot.tutor import Tutor
+from tests.conftest import SHIPPED_ROOT
 
 NOW = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 TODAY = NOW.date()
@@ -86,3 +90,18 @@ def test_exam_commands_set_show_and_remove(tutor, now):
     assert handle(tutor, parse("exam off"), place, now) == ExamRemoved(True)
     assert handle(tutor, parse("exam off"), place, now) == ExamRemoved(False)
     assert tutor.store.exam_date(team="T1", user="U2") is None
+
+
+def test_with_an_exam_date_new_questions_come_from_the_plans_first_section(tmp_path, now):
+    """With the shipped bank (every section), each fresh quiz follows today's plan's first
+    section, which moves as answers come in."""
+    tutor = Tutor(load_catalog(SHIPPED_ROOT), Store(tmp_path / "t.db"), rng=random.Random(3))
+    place = Place("T1", "U1", "C1")
+    handle(tutor, parse("exam 2027-03-01"), place, now)
+    for minute in range(5):
+        at = now + dt.timedelta(minutes=minute)
+        plan = handle(tutor, parse("exam"), place, at).plan
+        put = tutor.quiz(team="T1", user="U1", now=at)
+        assert not put.review and put.question.section == plan.focus[0][0].section
+        wrong = next(x for x in put.question.letters if x != put.question.answer)
+        tutor.answer(post_id=put.post.id, user="U1", choice=wrong, now=at, team="T1")

@@ -164,7 +164,11 @@ def mention(
 
 
 def direct_message(
-    event: dict, say: Say, client: WebClient, context: BoltContext, services: Services
+    event: dict,
+    say: Say,
+    context: BoltContext,
+    services: Services,
+    client: WebClient | None = None,
 ) -> None:
     """A DM to the bot: answered in the DM."""
     reply = converse(
