@@ -18,7 +18,9 @@ COPY bot ./bot
 COPY knowledge ./knowledge
 COPY quizzes ./quizzes
 
-RUN pip install --no-cache-dir ".[charts]" \
+# "./[charts]": this project with its charts extra (matplotlib), for the pictures in Slack.
+
+RUN pip install --no-cache-dir "./[charts]" \
     && useradd --create-home --uid 10001 tutor \
     && mkdir -p /data \
     && chown tutor /data
