@@ -82,11 +82,26 @@ def test_charts_upload_through_files_upload_v2_once_per_change(tutor, stub, clie
 
 def test_a_failed_upload_leaves_the_words(tutor, stub, client, now):
     """Slack refusing the upload (a missing scope): no image, the alt text as a context block."""
+    assert (
+        chart_blocks(
+            client,
+            tutor.store,
+            now,
+            team="T1",
+            user="U9",
+            stats=tutor.stats(team="T1", user="U9", now=now),
+        )
+        == []
+    )  # no answers yet: nothing to picture, nothing uploaded
+    assert stub.called("files.getUploadURLExternal") == []
+    asked = tutor.quiz(team="T1", user="U9", now=now)
+    tutor.answer(post_id=asked.post.id, user="U9", choice="A", now=now, team="T1")
     stub.fail("files.getUploadURLExternal", error="missing_scope", times=2)
     stats = tutor.stats(team="T1", user="U9", now=now)
     shown = chart_blocks(client, tutor.store, now, team="T1", user="U9", stats=stats)
-    assert [b["type"] for b in shown] == ["context"]
+    assert [b["type"] for b in shown] == ["context", "context"]
     assert "Bar chart of readiness" in shown[0]["elements"][0]["text"]
+    assert "answers per week" in shown[1]["elements"][0]["text"]
     assert tutor.store.chart_file(team="T1", user="U9", name="readiness") is None
 
 

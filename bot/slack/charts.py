@@ -43,8 +43,8 @@ def chart_blocks(
     `fresh=False` (App Home refreshed after each answer) reuses the last upload whatever its
     data, so answering does not upload a chart each time; opening Home or asking draws anew.
     """
-    if stats.readiness is None:
-        return []
+    if stats.readiness is None or not stats.readiness.answered:
+        return []  # nothing to picture yet: the words say "no answers yet"
     wanted = [charts.readiness_chart(stats.readiness)]
     if any(w.answered for w in stats.weeks):
         wanted.append(charts.progress_chart(stats.weeks))
