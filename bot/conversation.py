@@ -23,6 +23,8 @@ from bot.daily import LOCAL_CHANNEL, LOCAL_SCHEDULE, Daily, Recap, Reveal
 from bot.errors import TutorError
 from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
+from bot.mock import DEFAULT_SIZE, MockResult
+from bot.mock_exams import MockExams
 from bot.plan import OFF_WORDS, Plan, parse_exam_date
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
@@ -42,6 +44,8 @@ class Verb(StrEnum):
     GAPS = "gaps"
     READY = "ready"
     EXAM = "exam"
+    MOCK = "mock"
+    MORE = "more"
     VERSION = "version"
     HELP = "help"
     QUIT = "quit"
@@ -78,6 +82,8 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.GAPS, r"gaps"),
         (Verb.READY, r"(?:ready|readiness|am i ready(?: for (?:the|my) exam)?)"),
         (Verb.EXAM, rf"(?:my )?exam(?: date)?(?: (?:is )?(?:on )?({_EXAM_ARG}))?"),
+        (Verb.MORE, r"(?:more|tell me more)"),
+        (Verb.MOCK, r"mock(?: exam)?((?: (?:\d{1,4}|timed|resume|continue|discard|stop))*)"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
@@ -89,6 +95,8 @@ _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
 USAGE: tuple[tuple[str, str], ...] = (
     ("<your question>", 'which service or technique fits a need, e.g. "no-code training?"'),
     ("quiz", "a quick-check question; answer it with a, b, c, d (or 1-4)"),
+    ("more", "the rest of the feedback on your last answer: other choices, source"),
+    ("mock [N] [timed]", "a mock exam of N questions (20), scored at the end; resume, discard"),
     ("leaderboard [week|month|all]", "this channel's board (in a DM, everyone's); week first"),
     ("leaderboard teams", "channels ranked by accuracy × participation"),
     ("leaderboard everyone", "everyone in the workspace"),
@@ -179,6 +187,14 @@ class Grade:
 
     graded: Graded | None
     revealed: tuple[Reveal, ...] = ()
+
+
+@dataclass(frozen=True)
+class MoreShown:
+    """The rest of the feedback on the learner's last answer; `question` None: none yet."""
+
+    question: Question | None
+    chosen: str = ""
 
 
 @dataclass(frozen=True)
@@ -301,6 +317,7 @@ Result = (
     | Put
     | Grade
     | NoOpenQuestion
+    | MoreShown
     | BoardShown
     | TeamsShown
     | StatsShown
@@ -319,6 +336,7 @@ Result = (
     | VersionShown
     | HelpShown
     | Goodbye
+    | MockResult
 )
 
 
@@ -357,6 +375,12 @@ def _answer(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
         and tutor.store.answer_of(today.id, place.user) is None
         else None
     )
+    mock = MockExams(tutor).current_post(team=place.team, user=place.user)
+    newest = max(open_daily.id if open_daily else 0, pending.post.id if pending else 0)
+    if mock is not None and mock > newest:
+        return MockExams(tutor).answer(
+            post_id=mock, user=place.user, team=place.team, choice=arg, now=now
+        )
     if open_daily is not None and (pending is None or open_daily.id > pending.post.id):
         return _grade(tutor, open_daily.id, arg, place, now, revealed)
     if pending is None:
@@ -381,6 +405,12 @@ def _grade(
         channel=_daily_channel(place),
     )
     return Grade(graded, revealed)
+
+
+def _more(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    last = tutor.store.last_answer(team=place.team, user=place.user)
+    question = tutor.catalog.questions.get(last[0].question_id) if last else None
+    return MoreShown(question, last[1]) if last and question else MoreShown(None)
 
 
 def _leaderboard(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
@@ -468,6 +498,21 @@ def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
         return VersionShown(None)
 
 
+def _mock(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    """`mock [N] [timed]` starts one (or offers the open one); `mock resume`, `mock discard`."""
+    words = arg.split()
+    mocks = MockExams(tutor)
+    if "resume" in words or "continue" in words:
+        return mocks.resume(team=place.team, user=place.user, now=now)
+    if "discard" in words or "stop" in words:
+        return mocks.discard(team=place.team, user=place.user, now=now)
+    size = next((int(w) for w in words if w.isdigit()), DEFAULT_SIZE)
+    timed = "timed" in words
+    return mocks.start(
+        team=place.team, user=place.user, channel=place.channel, size=size, timed=timed, now=now
+    )
+
+
 def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return HelpShown(local=place.local)
 
@@ -487,6 +532,8 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.GAPS: _gaps,
     Verb.READY: _ready,
     Verb.EXAM: _exam,
+    Verb.MOCK: _mock,
+    Verb.MORE: _more,
     Verb.VERSION: _version,
     Verb.HELP: _help,
     Verb.QUIT: _quit,

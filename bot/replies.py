@@ -22,6 +22,7 @@ from bot.conversation import (
     Grade,
     HelpShown,
     Invalid,
+    MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
@@ -38,6 +39,8 @@ from bot.conversation import (
 from bot.daily import PassReport, Recap, Reveal
 from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
+from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
+from bot.mock_replies import render_mock
 from bot.plan import Plan
 from bot.quiz import Question
 from bot.readiness import NO_PASS_MARK, RANGE, TARGET, Readiness, SectionReadiness, Week
@@ -152,23 +155,36 @@ def verdict(graded: Graded) -> str:
     return "Correct!" if graded.correct else "Not quite."
 
 
-def feedback_lines(graded: Graded) -> list[str]:
-    """Why the chosen answer is right or wrong, and why the correct one is right."""
+MORE = "More"
+MORE_HINT = "Type more for the other choices and the source."
+NOTHING_MORE = "Nothing to say more about yet: answer a question first (type quiz)."
+
+
+def feedback_lines(graded: Graded, *, hint: bool = False) -> list[str]:
+    """Short: the verdict, why the chosen answer is right or wrong, and why the correct one is
+    right, and what to read next. The other choices and the source are `more_lines`; `hint`
+    says how to ask for them (in Slack a button does)."""
     question = graded.question
     lines = [verdict(graded)]
-    if graded.status in ("invalid", "refused"):
+    if graded.status in ("invalid", "refused", "already"):
         return lines
     chosen, right = graded.choice, question.answer
     if chosen in question.letters:
         lines.append(f"{chosen.lower()}) {_explained(question, chosen)}")
     if chosen != right:
         lines.append(f"Answer: {right.lower()}) {_explained(question, right)}")
-    others = [x for x in question.letters if x not in (chosen, right)]
-    lines += [f"   {x.lower()}) {question.explanations.get(x, '')}" for x in others]
     if graded.entries:
         lines.append("Read next: " + "; ".join(e.name for e in graded.entries[:2]))
-    lines.append(f"Source: {question.source}")
+    if hint:
+        lines.append(MORE_HINT)
     return lines
+
+
+def more_lines(question: Question, chosen: str) -> list[str]:
+    """The rest of an answered question's feedback: the other choices, then the source."""
+    others = [x for x in question.letters if x not in (chosen, question.answer)]
+    lines = [f"{x.lower()}) {_explained(question, x)}" for x in others]
+    return [*lines, f"Source: {question.source}"]
 
 
 def leaderboard_lines(
@@ -436,7 +452,7 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             heading = [REVIEW] if asked.review else []
             return [*heading, *question_lines(asked.question), choice_prompt(asked.question)]
         case Grade(graded=graded, revealed=revealed):
-            said = feedback_lines(graded) if graded else [UNKNOWN_POST]
+            said = feedback_lines(graded, hint=True) if graded else [UNKNOWN_POST]
             return [*revealed_lines(revealed), *said]
         case NoOpenQuestion():
             return [NO_PENDING]
@@ -485,6 +501,10 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return help_lines(local=local)
         case Goodbye():
             return [GOODBYE]
+        case MoreShown(question=question, chosen=chosen):
+            return more_lines(question, chosen) if question else [NOTHING_MORE]
+        case MockShown() | MockDone() | MockOffer() | MockDiscarded() | NoMock() | MockRefused():
+            return render_mock(result)
     raise TypeError(f"no rendering for {type(result).__name__}")  # a new result needs one
 
 

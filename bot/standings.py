@@ -217,8 +217,12 @@ class Standings:
         until: dt.datetime | None = None,
         daily_only: bool = False,
     ) -> tuple[str, list]:
-        """Which answers a board counts: by workspace, channel, answer time, and post kind."""
-        where, values = ["a.team = ?"], [team]
+        """Which answers a board counts: by workspace, channel, answer time, and post kind.
+
+        A mock exam's answers are on no board.
+        """
+        where = ["a.team = ?", "a.post_id not in (select id from posts where kind = 'mock')"]
+        values: list = [team]
         if channel is not None:
             where.append("a.channel = ?")
             values.append(channel)

@@ -288,7 +288,9 @@ def _canned(path: str, stub: SlackStub, body: dict) -> dict:
     if path == "apps.connections.open":
         return {"ok": True, "url": stub.url.replace("http://", "ws://") + "link/"}
     if path in ("chat.postMessage", "chat.postEphemeral"):
-        return {"ok": True, "channel": CHANNEL, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
+        to_user = str(body.get("channel", "")).startswith("U")  # a DM with the app, as Slack does
+        channel = DM if to_user else CHANNEL
+        return {"ok": True, "channel": channel, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
     if path.startswith("files."):
         return _files(path, body, stub)
     return {"ok": True}
@@ -559,7 +561,10 @@ class SlackRequests:
         block_id: str = "b1",
         channel: str = CHANNEL,
         team: str = TEAM,
+        message_ts: str = "1773470000.000100",
+        ephemeral: bool = True,
     ) -> tuple[str, str]:
+        """A button click; `ephemeral` False: on a message the app posted (it has a `message`)."""
         payload = {
             "type": "block_actions",
             "user": {"id": user, "username": "student", "name": "student", "team_id": team},
@@ -567,9 +572,9 @@ class SlackRequests:
             "token": "legacy-verification-token",
             "container": {
                 "type": "message",
-                "message_ts": "1773470000.000100",
+                "message_ts": message_ts,
                 "channel_id": channel,
-                "is_ephemeral": True,
+                "is_ephemeral": ephemeral,
             },
             "trigger_id": f"{next(_ids)}.1.abc",
             "team": {"id": team, "domain": "study"},
@@ -587,6 +592,8 @@ class SlackRequests:
                 }
             ],
         }
+        if not ephemeral:
+            payload["message"] = {"type": "message", "ts": message_ts, "bot_id": BOT_ID}
         return urllib.parse.urlencode(
             {"payload": json.dumps(payload)}
         ), "application/x-www-form-urlencoded"

@@ -20,6 +20,7 @@ from bot.conversation import (
     Grade,
     HelpShown,
     Invalid,
+    MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
@@ -36,8 +37,9 @@ from bot.conversation import (
     handle,
     parse,
 )
+from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
 from bot.schedule import make_schedule
-from bot.slack import blocks
+from bot.slack import blocks, handlers
 from bot.store import LOCAL_TEAM
 
 
@@ -51,12 +53,19 @@ def samples(tutor, now) -> dict[type, list]:
 
     put = said("quiz")
     graded = said(put.asked.question.answer)
+    more = said("more")
     schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
+    no_open = said("b")  # before the mock: a letter then answers the mock's question
+    mock = said("mock 3 timed")
+    offer = said("mock")
+    taken = [said("a"), said("b"), said("c")]  # the three questions of the small bank
+    said("mock 3")
     return {
         Answered: [said("which service for no-code training"), said("zzqx wibble")],
         Put: [put],
         Grade: [graded, Grade(None)],
-        NoOpenQuestion: [said("b")],
+        NoOpenQuestion: [no_open],
+        MoreShown: [more, MoreShown(None)],
         BoardShown: [said("leaderboard"), said("leaderboard everyone"), said("leaderboard all")],
         TeamsShown: [said("leaderboard teams")],
         StatsShown: [said("stats")],
@@ -75,6 +84,12 @@ def samples(tutor, now) -> dict[type, list]:
         VersionShown: [said("version")],
         HelpShown: [said("help"), HelpShown(local=True)],
         Goodbye: [said("quit")],
+        MockShown: [mock, *taken[:2]],
+        MockOffer: [offer],
+        MockDone: [taken[2]],
+        MockDiscarded: [said("mock discard")],
+        NoMock: [said("mock resume")],
+        MockRefused: [said("mock 99"), MockRefused("stale"), MockRefused("over")],
     }
 
 
@@ -101,7 +116,7 @@ def test_every_result_renders_as_lines(tutor, now):
 def test_every_result_renders_as_valid_block_kit(tutor, now):
     """Slack's rendering: a fallback text and blocks slack_sdk accepts, within Slack's limits."""
     for result in _all(tutor, now):
-        message = blocks.render(result)
+        message = handlers.render(result)
         assert message.text.strip(), result
         assert 0 < len(message.blocks) <= 50, result
         parsed = Block.parse_all(message.blocks)

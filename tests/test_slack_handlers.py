@@ -118,11 +118,11 @@ def test_slash_quiz_then_click_records_one_answer(stub, client, context, service
     assert home.body["user_id"] == STUDENT and "Answered 1" in json.dumps(home.body["view"])
     assert tutor.store.totals(team=TEAM, user=STUDENT)[0] == 1
     assert tutor.store.answer_of(post_id, STUDENT) == "A"
-    assert "already answered" in respond.last["text"]
-    assert all(
-        call["response_type"] == "ephemeral" and call["replace_original"] is False
-        for call in respond.calls
-    )
+    first, second = respond.calls
+    assert first["response_type"] == "ephemeral" and first["replace_original"] is True
+    assert "answer_" not in json.dumps(first["blocks"])  # the answered question lost its buttons
+    assert second["text"].startswith("You already answered this one (a)")
+    assert len(second["blocks"]) == 1 and second["replace_original"] is False
 
 
 def test_click_on_unknown_post_says_so(stub, client, context, services, tutor, now):

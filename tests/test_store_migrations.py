@@ -25,6 +25,7 @@ NOW_ALL = [
     "m004_schedule_sections",
     "m005_tallies_and_covering_indexes",
     "m006_cards_and_exam_dates",
+    "m007_mock_exams",
 ]
 THEN = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 

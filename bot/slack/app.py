@@ -15,12 +15,13 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.config import Settings
-from bot.slack import handlers
-from bot.slack.blocks import ANSWER, QUIZ_ON_ENTRY, SHOW_ENTRY
+from bot.slack import handlers, mock_handlers
+from bot.slack.blocks import ANSWER, QUIZ_MORE, QUIZ_ON_ENTRY, SHOW_ENTRY
 from bot.slack.client import web_client
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
 from bot.slack.middleware import guarded, once_per_event, provide
+from bot.slack.mock_blocks import MOCK_ANSWER, MOCK_DISCARD, MOCK_RESUME
 from bot.slack.poster import DisplayNames
 from bot.tutor import Tutor
 
@@ -67,6 +68,10 @@ def register(app: App, services: Services) -> None:
 
     # A /tutor that may ask users.info (is this person an admin?) is answered after the ack; the
     # matcher only parses the text, so other commands pay for no lazy listener.
+    # A mock (and a letter, which may answer one) is decided in the ack; its DM message follows.
+    app.command(COMMAND, matchers=[mock_handlers.is_mock])(
+        ack=mock_handlers.mock_command, lazy=[guarded(mock_handlers.mock_to_dm)]
+    )
     app.command(COMMAND, matchers=[handlers.needs_admin])(
         ack=handlers.ack_now, lazy=[guarded(handlers.slash_later)]
     )
@@ -89,4 +94,12 @@ def register(app: App, services: Services) -> None:
     # A click is recorded in the ack itself (durable, then ack); feedback follows it.
     app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.action(SHOW_ENTRY)(ack=later, lazy=[guarded(handlers.show_entry)])
+    app.action(MOCK_ANSWER)(
+        ack=mock_handlers.mock_click, lazy=[guarded(mock_handlers.mock_click_after)]
+    )
+    for choice in (MOCK_RESUME, MOCK_DISCARD):
+        app.action(choice)(
+            ack=mock_handlers.mock_choice, lazy=[guarded(mock_handlers.mock_choice_after)]
+        )
     app.action(QUIZ_ON_ENTRY)(ack=later, lazy=[guarded(handlers.quiz_on_entry)])
+    app.action(QUIZ_MORE)(ack=later, lazy=[guarded(handlers.quiz_more)])

@@ -43,6 +43,7 @@ from bot.tutor import Graded, Stats
 ANSWER = re.compile(r"^answer_[a-e]$")  # one button per choice; value "<post id>:<letter>"
 SHOW_ENTRY = re.compile(r"^show_entry_\d+$")  # "did you mean" buttons; value = entry id
 QUIZ_ON_ENTRY = "quiz_on_entry"  # "quiz me on this"; value = entry id
+QUIZ_MORE = "quiz_more"  # the rest of an answered question's feedback; value = post id
 
 SECTION_TEXT = 3000  # Slack's limit for a section's text
 BUTTON_TEXT = 75  # Slack's limit for a button label
@@ -107,17 +108,45 @@ def question(post_id: int, asked: Question, *, heading: str = "") -> Message:
     blocks = [_section(f"*{escape(heading)}*")] if heading else []
     blocks += [_section(escape(first)), _section(escape("\n".join(choices)))]
     buttons = [
-        _button(letter, f"answer_{letter.lower()}", answer_value(post_id, letter))
-        for letter in asked.letters
+        _button(label, f"answer_{letter.lower()}", answer_value(post_id, letter))
+        for label, letter in zip(choice_labels(asked), asked.letters, strict=True)
     ]
     blocks.append({"type": "actions", "block_id": f"quiz_{post_id}", "elements": buttons})
     lines = [heading, first, *choices, prompt] if heading else [first, *choices, prompt]
     return Message(_fallback(lines), blocks)
 
 
-def feedback(graded: Graded) -> Message:
-    """Right or wrong, why the chosen choice is right or wrong, why the correct one is right."""
-    return lines(replies.feedback_lines(graded), bold_first=True)
+def choice_labels(asked: Question) -> list[str]:
+    """Each button's label: "b) the choice" when every choice fits a button, else the letters."""
+    labels = [f"{x.lower()}) {text}" for x, text in asked.choices]
+    return labels if all(len(label) <= BUTTON_TEXT for label in labels) else list(asked.letters)
+
+
+def feedback(graded: Graded, post_id: int | None = None) -> Message:
+    """Short: right or wrong, why, the picked wrong choice in one line; buttons to read next and
+    for "More" (the other choices and the source), which needs the post (`post_id`)."""
+    said = replies.feedback_lines(graded, hint=post_id is None and graded.status == "recorded")
+    message = lines(said, bold_first=True)
+    if graded.status != "recorded":
+        return message
+    buttons = [
+        _button(f"Read: {entry.name}", f"show_entry_{i}", entry.id)
+        for i, entry in enumerate(graded.entries[:2])
+    ]
+    if post_id is not None:
+        buttons.append(_button(replies.MORE, QUIZ_MORE, str(post_id)))
+    if not buttons:
+        return message
+    actions = {"type": "actions", "block_id": "feedback_actions", "elements": buttons}
+    return Message(message.text, [*message.blocks, actions])
+
+
+def answered(post_id: int, graded: Graded) -> Message:
+    """A private question once answered: without its buttons, the feedback below it."""
+    asked = question(post_id, graded.question)
+    kept = [b for b in asked.blocks if b.get("type") != "actions"]
+    said = feedback(graded, post_id)
+    return Message(said.text, [*kept, {"type": "divider"}, *said.blocks])
 
 
 def board(shown: Board) -> Message:

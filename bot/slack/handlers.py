@@ -20,8 +20,18 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from bot import replies
-from bot.conversation import Place, ReadyShown, StatsShown, Verb, handle, is_shared, parse
-from bot.slack import blocks, charts
+from bot.conversation import (
+    Place,
+    ReadyShown,
+    Result,
+    StatsShown,
+    Verb,
+    handle,
+    is_shared,
+    parse,
+)
+from bot.mock import MOCK_RESULTS
+from bot.slack import blocks, charts, mock_blocks, mock_dm
 from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
@@ -61,6 +71,14 @@ class Reply:
 
     message: Message
     shared: bool = False
+    result: Result | None = None
+
+
+def render(result: Result) -> Message:
+    """A result as Block Kit; a mock exam's with its own buttons (`bot.slack.mock_blocks`)."""
+    if isinstance(result, MOCK_RESULTS):
+        return mock_blocks.render_mock(result)
+    return blocks.render(result)
 
 
 def converse(
@@ -80,13 +98,13 @@ def converse(
     place = Place(team, user, channel, private, services.is_admin(user))
     now = services.clock()
     result = handle(services.tutor, parse(text), place, now)
-    message = blocks.render(result)
+    message = render(result)
     if client is not None and isinstance(result, StatsShown | ReadyShown):
         pictures = charts.chart_blocks(
             client, services.tutor.store, now, team=team, user=user, stats=result.stats
         )
         message = blocks.with_pictures(message, pictures)
-    return Reply(message, is_shared(result))
+    return Reply(message, is_shared(result), result)
 
 
 # -- /tutor -----------------------------------------------------------------------------------
@@ -155,6 +173,9 @@ def mention(
         channel=channel,
         client=client,
     )
+    if mock_dm.goes_to_dm(reply.result):  # a mock exam goes on in the DM with the app
+        mock_dm.deliver(client, services.tutor, reply.result, user=user)
+        reply = Reply(blocks.lines([mock_blocks.IN_DM]))
     if reply.shared:
         say(**reply.message.as_kwargs(), thread_ts=thread)
     else:
@@ -170,7 +191,7 @@ def direct_message(
     services: Services,
     client: WebClient | None = None,
 ) -> None:
-    """A DM to the bot: answered in the DM."""
+    """A DM to the bot: answered in the DM (a mock's question as the mock's message)."""
     reply = converse(
         event.get("text", ""),
         services,
@@ -180,6 +201,9 @@ def direct_message(
         private=True,
         client=client,
     )
+    if client is not None and mock_dm.goes_to_dm(reply.result):
+        mock_dm.deliver(client, services.tutor, reply.result, user=event["user"])
+        return
     say(**reply.message.as_kwargs())
 
 
@@ -246,17 +270,29 @@ def answer_click(
         channel=_channel(body),
     )
     context["graded"] = graded or None
+    context["post_id"] = value[0] if value else None
     ack()
 
 
 def click_feedback(
     body: dict, respond: Respond, client: WebClient, context: BoltContext, services: Services
 ) -> None:
-    """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home."""
+    """After the ack: tell the clicker, privately, why; a recorded answer refreshes App Home.
+
+    A private question's message is replaced by itself without buttons and the feedback (no
+    second answer from it); a channel's question stays as it is and the feedback comes apart.
+    """
     graded: Graded | None = context.get("graded")
     user = body["user"]["id"]
-    said = blocks.feedback(graded) if graded else blocks.lines([replies.UNKNOWN_POST])
-    sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+    post_id = context.get("post_id")
+    post = services.tutor.store.post(post_id) if post_id is not None else None
+    if graded is None:
+        said, replace = blocks.lines([replies.UNKNOWN_POST]), False
+    elif post and graded.status == "recorded" and post.kind == "private":
+        said, replace = blocks.answered(post.id, graded), True
+    else:
+        said, replace = blocks.feedback(graded, post.id if post else None), False
+    sent = respond(**said.as_kwargs(), response_type="ephemeral", replace_original=replace)
     if sent.status_code != 200:
         log.warning(
             "Feedback on an answer click (%s) was not delivered: response_url answered %s",
@@ -268,6 +304,23 @@ def click_feedback(
             refresh_home(client, services, team=_team(context), user=user)
         else:  # debounced, on the refresher's own threads: feedback never waits for Home
             services.homes.request(client, team=_team(context), user=user)
+
+
+def quiz_more(
+    action: dict, body: dict, context: BoltContext, respond: Respond, services: Services
+) -> None:
+    """ "More": the other choices and the source, only to someone who answered that question."""
+    value = action.get("value", "")
+    number = value.isascii() and value.isdigit() and len(value) <= 18  # fits SQLite's INTEGER
+    post = services.tutor.store.post(int(value)) if number else None
+    user = body["user"]["id"]
+    chosen = services.tutor.store.answer_of(post.id, user) if post else None
+    question = services.tutor.catalog.questions.get(post.question_id) if post else None
+    if post is None or post.team != _team(context) or chosen is None or question is None:
+        said = blocks.lines([replies.NOTHING_MORE])
+    else:
+        said = blocks.lines(replies.more_lines(question, chosen))
+    respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
 
 
 def refresh_home(client: WebClient, services: Services, *, team: str, user: str) -> None:

@@ -15,7 +15,8 @@ import sqlite_utils
 from bot.store import cards, tallies
 from bot.store.db import immediate, stamp
 
-PostKind = Literal["private", "daily"]  # a question put to one learner, or to a channel
+# A question put to one learner, to a channel, or to one learner inside a mock exam (on no board)
+PostKind = Literal["private", "daily", "mock"]
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ class Answers:
         """Record a learner's answer, count it in the tallies and review the learner's card for
         the question (`bot.store.cards`, every kind of post), in one transaction.
 
-        False when they had already answered this post (nothing is counted then).
+        False when they had already answered this post (nothing is counted then). A mock exam's
+        answers count in the learner's own totals only, never on a board.
         """
         sql = """
             insert or ignore into answers
@@ -157,6 +159,7 @@ class Answers:
                 channel=post.channel,
                 user=user,
                 daily=post.kind == "daily",
+                ranked=post.kind != "mock",
                 correct=correct,
                 section=section,
                 topic=topic,
@@ -184,6 +187,17 @@ class Answers:
             "select choice from answers where post_id = ? and user = ?", [post_id, user]
         ).fetchone()
         return row[0] if row else None
+
+    def last_answer(self, *, team: str, user: str) -> tuple[Post, str] | None:
+        """The learner's newest answer outside mock exams, and its post (`more` explains it)."""
+        sql = """
+            select a.post_id, a.choice from answers a join posts p on p.id = a.post_id
+            where a.team = ? and a.user = ? and p.kind != 'mock'
+            order by a.answered_at desc, a.id desc limit 1
+        """
+        row = self.db.execute(sql, [team, user]).fetchone()
+        post = self.post(row[0]) if row else None
+        return (post, row[1]) if post and row else None
 
     def asked_question_ids(
         self, *, team: str, channel: str | None = None, user: str | None = None

@@ -202,6 +202,27 @@ def m006_cards_and_exam_dates(db: sqlite_utils.Database) -> None:
     cards.rebuild(db)
 
 
+@migrations()
+def m007_mock_exams(db: sqlite_utils.Database) -> None:
+    """Mock exams (`bot.store.mocks`): one row per mock, one per question drawn for it.
+
+    A learner has at most one open mock: a unique index over the open ones. An item's post is
+    made when its question is shown (kind `mock`), so answers go where every answer goes.
+    """
+    db.execute(
+        "create table mocks (id integer primary key, team text not null, user text not null, "
+        "channel text not null, size integer not null, started_at text not null, "
+        "deadline text, finished_at text, status text not null, message_channel text, "
+        "message_ts text)"
+    )
+    db.execute("create unique index idx_mocks_open on mocks (team, user) where status = 'open'")
+    db.execute(
+        "create table mock_items (mock_id integer not null references mocks(id), "
+        "position integer not null, question_id text not null, "
+        "post_id integer unique references posts(id), primary key (mock_id, position))"
+    )
+
+
 @contextlib.contextmanager
 def immediate(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction that takes the write lock at once (waiting up to the busy timeout).

@@ -96,10 +96,16 @@ def add_answer(
     topic: str,
     answered_at: str,
     zone: str,
+    ranked: bool = True,
 ) -> None:
-    """Count one answer everywhere it shows; call inside the transaction that inserts it."""
+    """Count one answer everywhere it shows; call inside the transaction that inserts it.
+
+    `ranked` False (a mock exam's answer): the learner's own totals only, on no board.
+    """
     ok, minute = int(correct), _minute(answered_at)
     board, channels, learner = _answer_rows(team, channel, user, section, topic, minute, zone)
+    if not ranked:
+        board, channels = [], []
     db.conn.executemany(_BOARD, [(*key, 1, ok) for key in board])
     db.conn.executemany(_CHANNEL, [(*key, 1, ok, int(daily), ok * daily, 0, 0) for key in channels])
     db.conn.executemany(_LEARNER, [(*key, 1, ok) for key in learner])
@@ -161,7 +167,8 @@ def add_zone(db: sqlite_utils.Database, *, team: str, channel: str, zone: str) -
         )
     sql = """
         select user, substr(answered_at, 1, 16), count(*), sum(correct) from answers
-        where team = ? and channel = ? group by 1, 2
+        where team = ? and channel = ? and post_id not in (select id from posts where kind = 'mock')
+        group by 1, 2
     """
     counts: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     for user, minute, answered, correct in db.execute(sql, [team, channel]):
@@ -190,9 +197,11 @@ def rebuild(db: sqlite_utils.Database) -> None:
     }
     members: dict[tuple[str, str, str], str] = {}
     for row in _grouped_answers(db):
-        team, channel, user, daily, section, topic, minute, answered, correct, first = row
+        team, channel, user, daily, mock, section, topic, minute, answered, correct, first = row
         zone = zones.get((team, channel), UTC)
         board, channels, learner = _answer_rows(team, channel, user, section, topic, minute, zone)
+        if mock:
+            board, channels = [], []
         for key in board:
             _add(sums["board"][key], answered, correct)
         for key in channels:
@@ -217,11 +226,11 @@ def rebuild(db: sqlite_utils.Database) -> None:
 
 def _grouped_answers(db: sqlite_utils.Database) -> Iterable[tuple]:
     sql = """
-        select a.team, a.channel, a.user, p.kind = 'daily', coalesce(a.section, ''),
-          coalesce(a.topic, ''), substr(a.answered_at, 1, 16), count(*), sum(a.correct),
-          min(a.answered_at)
+        select a.team, a.channel, a.user, p.kind = 'daily', p.kind = 'mock',
+          coalesce(a.section, ''), coalesce(a.topic, ''), substr(a.answered_at, 1, 16), count(*),
+          sum(a.correct), min(a.answered_at)
         from answers a join posts p on p.id = a.post_id
-        group by 1, 2, 3, 4, 5, 6, 7
+        group by 1, 2, 3, 4, 5, 6, 7, 8
     """
     return db.execute(sql)
 

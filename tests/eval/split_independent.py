@@ -1,0 +1,119 @@
+"""Split the independent evaluation sets into a TUNE half and a TEST half, by hash, reproducibly.
+
+An item's half depends on its own text only: sha256 of the UTF-8 bytes of `q` (learner set) or
+`stem` (practice set); the first byte of the digest even -> TUNE, odd -> TEST. Re-running the
+script never moves an item that was already split, and new items join the half their hash picks.
+
+    python tests/eval/split_independent.py                       # re-split what is in the files
+    python tests/eval/split_independent.py --learner NEW.yaml    # add learner items, then split
+    python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
+
+An item in an added file whose text is already in a half replaces that item's other fields
+(a corrected source or key); it stays in its half.
+
+Stdlib and PyYAML only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+
+LEARNER_FIELDS = ("q", "expect", "kind", "section", "source", "key_source")
+PRACTICE_FIELDS = ("stem", "choices", "answer", "concept", "section", "source", "key_source")
+
+_COMMON = """\
+# Written by an evaluation helper session, 2026-12-01, from PUBLIC PMLE study material that other
+# people wrote: Google's exam guide and Google Cloud documentation examples, the Google ML Crash
+# Course, and people's public study notes, blog posts and study repositories (each item's
+# `source` is the page it came from). No exam-dump collections (ExamTopics, "actual exam
+# questions", braindumps, paid question banks) were used. Every item is paraphrased in the
+# writer's own words, and every key was checked against Google's own documentation
+# (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a near-domain line the bot should decline.
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+_WARN = "\n# Do not tune on the test half; measure it sparingly."
+
+SETS = {
+    "learner": ("q", LEARNER_FIELDS, "independent_learner"),
+    "practice": ("stem", PRACTICE_FIELDS, "practice"),
+}
+
+
+def half_of(text: str) -> str:
+    """'tune' when the first byte of sha256(text) is even, else 'test'."""
+    return "tune" if hashlib.sha256(text.encode("utf-8")).digest()[0] % 2 == 0 else "test"
+
+
+def _read(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    if not isinstance(data, list):
+        raise SystemExit(f"{path}: expected a YAML list")
+    return data
+
+
+def _ordered(item: dict, fields: tuple[str, ...]) -> dict:
+    out = {k: item[k] for k in fields if k in item}
+    out.update({k: v for k, v in item.items() if k not in out})
+    if "section" in out and out["section"] is not None:
+        out["section"] = str(out["section"])
+    return out
+
+
+def _dump(items: list[dict], key: str, half: str) -> str:
+    header = _COMMON.format(
+        field=key,
+        half="TUNE" if half == "tune" else "TEST",
+        warning=_WARN,
+    )
+    body = yaml.safe_dump(items, sort_keys=False, allow_unicode=True, width=100)
+    return header + "\n" + body
+
+
+def split(kind: str, extra: list[Path], root: Path = HERE) -> tuple[int, int]:
+    key, fields, stem = SETS[kind]
+    paths = {h: root / f"{stem}_{h}.yaml" for h in ("tune", "test")}
+    seen: dict[str, dict] = {}
+    for path in [paths["tune"], paths["test"], *extra]:
+        for item in _read(path):
+            text = item.get(key)
+            if not isinstance(text, str) or not text.strip():
+                raise SystemExit(f"{path}: an item without a `{key}`: {item!r}")
+            # A later copy of the same text (from an added file) updates the item's other fields;
+            # its half cannot change, because the half depends on the text alone.
+            seen[text] = _ordered(item, fields)
+    halves: dict[str, list[dict]] = {"tune": [], "test": []}
+    for text, item in seen.items():
+        halves[half_of(text)].append(item)
+    for h, items in halves.items():
+        paths[h].write_text(_dump(items, key, h), encoding="utf-8")
+    return len(halves["tune"]), len(halves["test"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learner", type=Path, action="append", default=[])
+    parser.add_argument("--practice", type=Path, action="append", default=[])
+    args = parser.parse_args(argv)
+    for kind in ("learner", "practice"):
+        tune, test = split(kind, getattr(args, kind))
+        print(f"{kind}: {tune} tune, {test} test")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

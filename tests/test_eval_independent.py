@@ -1,0 +1,151 @@
+"""The independent evaluation sets (learner questions and practice items) stay well formed.
+
+They were written from public study material by someone who did not read the knowledge base,
+so this test is the only place that compares them with the knowledge's phrasings.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from rapidfuzz import fuzz, utils
+
+from bot.catalog import load_catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+EVAL = ROOT / "tests" / "eval"
+
+import sys  # noqa: E402
+
+sys.path.insert(0, str(EVAL))
+from split_independent import half_of  # noqa: E402
+
+LEARNER = {h: EVAL / f"independent_learner_{h}.yaml" for h in ("tune", "test")}
+PRACTICE = {h: EVAL / f"practice_{h}.yaml" for h in ("tune", "test")}
+KINDS = {
+    "need", "symptom", "comparison", "casual", "trap", "scenario", "uncovered", "out_of_scope",
+}
+SECTION = re.compile(r"^[1-6]\.[1-3]$")
+URL = re.compile(r"^https://[^\s/]+\.[^\s/]+(/\S*)?$")
+NEAR_COPY = 90
+# Entries being written while these sets were made; allowed as labels before they ship.
+PENDING = {
+    "agents-function-calling", "vector-search", "text-embeddings", "model-cards",
+    "human-labeling", "missing-values", "embeddings-high-cardinality", "feature-crosses",
+    "pr-auc-vs-roc-auc", "k-fold-cross-validation", "ray-on-vertex-ai",
+}
+
+CATALOG = load_catalog(ROOT)
+IDS = {e.id for e in CATALOG.knowledge.entries}
+PHRASINGS = [utils.default_process(r) for e in CATALOG.knowledge.entries for r in e.requirements]
+
+
+def _load(path: Path) -> list[dict]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(data, list), path
+    return data
+
+
+def _items(files: dict[str, Path]):
+    return [(h, item) for h, p in files.items() for item in _load(p)]
+
+
+LEARNER_ITEMS = _items(LEARNER)
+PRACTICE_ITEMS = _items(PRACTICE)
+
+
+def test_files_have_the_header():
+    for files in (LEARNER, PRACTICE):
+        for half, path in files.items():
+            head = path.read_text(encoding="utf-8")[:3000]
+            assert "evaluation helper session, 2026-12-01" in head
+            assert f"the {half.upper()} half" in head
+            assert "Do not tune on the test half; measure it sparingly" in head
+
+
+def test_sizes():
+    assert len(LEARNER_ITEMS) >= 80
+    assert len(PRACTICE_ITEMS) >= 30
+
+
+@pytest.mark.parametrize("kind,items,key", [
+    ("learner", LEARNER_ITEMS, "q"), ("practice", PRACTICE_ITEMS, "stem"),
+])
+def test_every_item_is_in_its_hash_half(kind, items, key):
+    wrong = [item[key] [:60] for half, item in items if half_of(item[key]) != half]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("kind,items,key", [
+    ("learner", LEARNER_ITEMS, "q"), ("practice", PRACTICE_ITEMS, "stem"),
+])
+def test_no_duplicates(kind, items, key):
+    texts = [utils.default_process(item[key]) for _, item in items]
+    assert len(texts) == len(set(texts))
+
+
+def test_learner_fields():
+    for _, item in LEARNER_ITEMS:
+        assert isinstance(item.get("q"), str) and item["q"].strip(), item
+        assert "expect" in item, item
+        assert item.get("kind") in KINDS, item
+        assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
+        assert URL.match(item.get("source") or ""), item
+        if item["kind"] == "out_of_scope":
+            assert item["expect"] is None, item
+        else:
+            assert URL.match(item.get("key_source") or ""), item
+        if item["kind"] == "uncovered":
+            assert item["expect"] is None, item
+        if item["expect"] is None:
+            assert item["kind"] in {"uncovered", "out_of_scope"}, item
+
+
+def test_practice_fields():
+    for _, item in PRACTICE_ITEMS:
+        assert isinstance(item.get("stem"), str) and item["stem"].strip(), item
+        choices = item.get("choices")
+        assert isinstance(choices, dict) and sorted(choices) == ["a", "b", "c", "d"], item
+        assert all(isinstance(v, str) and v.strip() for v in choices.values()), item
+        assert item.get("answer") in choices, item
+        assert "concept" in item, item
+        assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
+        assert URL.match(item.get("source") or ""), item
+        assert URL.match(item.get("key_source") or ""), item
+
+
+def test_labels_name_shipped_entries():
+    labels = [i["expect"] for _, i in LEARNER_ITEMS] + [i["concept"] for _, i in PRACTICE_ITEMS]
+    unknown = {x for x in labels if x is not None} - IDS - PENDING
+    assert unknown == set()
+
+
+def test_pending_labels_have_shipped():
+    """Reports (skips) while labels name entries that were still being written."""
+    labels = [i["expect"] for _, i in LEARNER_ITEMS] + [i["concept"] for _, i in PRACTICE_ITEMS]
+    waiting = sorted({x for x in labels if x in PENDING} - IDS)
+    if waiting:
+        pytest.skip(f"labels name entries not shipped yet: {', '.join(waiting)}")
+
+
+def _near_copies(texts: list[str]) -> list[tuple[str, int]]:
+    found = []
+    for text in texts:
+        t = utils.default_process(text)
+        best = max(
+            max(fuzz.token_set_ratio(t, p), fuzz.ratio(t, p)) for p in PHRASINGS
+        )
+        if best >= NEAR_COPY:
+            found.append((text, int(best)))
+    return found
+
+
+def test_no_learner_question_copies_a_knowledge_phrasing():
+    assert _near_copies([i["q"] for _, i in LEARNER_ITEMS]) == []
+
+
+def test_no_stem_copies_a_knowledge_phrasing():
+    assert _near_copies([i["stem"] for _, i in PRACTICE_ITEMS]) == []
