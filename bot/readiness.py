@@ -190,7 +190,10 @@ def weekly(answers: Iterable[Answer], now: dt.datetime, weeks: int = 8) -> tuple
     starts = [this_monday - dt.timedelta(weeks=i) for i in range(weeks - 1, -1, -1)]
     answered: Counter[dt.date] = Counter()
     correct: Counter[dt.date] = Counter()
+    cutoff = dt.datetime.combine(starts[0], dt.time(), dt.UTC)
     for a in answers:
+        if a.at < cutoff:
+            continue  # before the first week shown
         day = a.at.astimezone(dt.UTC).date()
         monday = day - dt.timedelta(days=day.weekday())
         answered[monday] += 1
