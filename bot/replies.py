@@ -554,9 +554,9 @@ def text_bar(share: float, width: int = BAR) -> str:
     return "█" * filled + "·" * (width - filled)
 
 
-def overall_line(readiness: Readiness) -> str:
+def overall_line(readiness: Readiness, label: str = "Overall") -> str:
     return (
-        f"Overall: {_span(readiness)}. {NO_PASS_MARK}; our target is {_pct(TARGET)} in every "
+        f"{label}: {_span(readiness)}. {NO_PASS_MARK}; our target is {_pct(TARGET)} in every "
         "section."
     )
 
@@ -638,7 +638,7 @@ def readiness_summary(stats: Stats) -> list[str]:
     """For `stats` and App Home: the overall estimate, thin sections, the exam plan."""
     if stats.readiness is None:
         return []
-    lines = [f"Readiness: {overall_line(stats.readiness)}"]
+    lines = [overall_line(stats.readiness, "Readiness overall")]
     few = too_few_line(stats.readiness)
     if few:
         lines.append(few)

@@ -14,6 +14,7 @@ from bot.quiz import QuestionBank
 from bot.readiness import estimate, weekly
 from bot.slack import blocks
 from bot.slack.charts import chart_blocks
+from bot.slack.handlers import shows_charts
 from bot.store import Answer
 from tests.slack_stub import ROOT
 
@@ -116,3 +117,15 @@ def test_tutor_ask_does_not_import_matplotlib(tmp_path):
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
     assert done.stdout.strip().endswith("False 0"), done.stderr
+
+
+def test_only_stats_and_ready_wait_for_charts():
+    """/tutor stats and ready go after the ack (they upload); other lines stay in the ack."""
+    assert [shows_charts({"text": t}) for t in ("stats", "ready", "am I ready for the exam?")] == [
+        True,
+        True,
+        True,
+    ]
+    assert not any(
+        shows_charts({"text": t}) for t in ("quiz", "exam 2027-03-01", "stats on model accuracy")
+    )

@@ -81,7 +81,7 @@ def test_stats_shows_readiness_countdown_and_an_uploaded_chart(slack, stub, serv
     body = reply.body
     assert body["response_type"] == "ephemeral"
     text = json.dumps(body["blocks"])
-    assert "Answered 1" in body["text"] and "Readiness: Overall" in body["text"]
+    assert "Answered 1" in body["text"] and "Readiness overall:" in body["text"]
     assert f"Exam on {exam}" in body["text"] and "Today:" in body["text"]
     shown = images(body["blocks"])
     assert len(shown) == 2 and "not enough answers yet" in shown[0]["alt_text"]

@@ -19,6 +19,7 @@ from slack_sdk.errors import SlackClientError
 
 from bot import charts
 from bot.errors import TutorError
+from bot.readiness import Readiness, Week
 from bot.slack import blocks
 from bot.store import Store
 from bot.tutor import Stats
@@ -51,7 +52,15 @@ def chart_blocks(
     shown = []
     for chart in wanted:
         found = _file_for(
-            client, store, now, team=team, user=user, chart=chart, stats=stats, fresh=fresh
+            client,
+            store,
+            now,
+            team=team,
+            user=user,
+            chart=chart,
+            readiness=stats.readiness,
+            weeks=stats.weeks,
+            fresh=fresh,
         )
         if found:
             shown.append(blocks.image(found[0], chart.title, found[1]))
@@ -68,7 +77,8 @@ def _file_for(
     team: str,
     user: str,
     chart: charts.Chart,
-    stats: Stats,
+    readiness: Readiness,
+    weeks: tuple[Week, ...],
     fresh: bool,
 ) -> tuple[str, str] | None:
     """(file id, the alt text of that picture): the kept upload, or a new one."""
@@ -76,7 +86,7 @@ def _file_for(
     if kept and (kept[0] == chart.digest or not fresh):
         return kept[1], kept[2]
     try:
-        png = charts.draw(chart, stats.readiness, stats.weeks) if stats.readiness else b""
+        png = charts.draw(chart, readiness, weeks)
         sent = client.files_upload_v2(
             content=png,
             filename=f"{chart.name}.png",
