@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bot import replies
 from bot.catalog import load_catalog
 from bot.conversation import ExamRemoved, ExamSet, ExamShown, Invalid, Place, handle, parse
 from bot.errors import TutorError
@@ -38,8 +39,6 @@ def test_a_plan_thirty_days_out_lists_todays_work(tutor, now):
     assert sum(n for _, n in plan.focus) == plan.new_today
     assert plan.new_today == -(-plan.needed // 30)  # all that is needed, spread over the days
     assert plan.focus[0][0].section == plan.furthest[0].section
-    from bot import replies
-
     text = "\n".join(replies.render(result))
     assert f"Exam on {exam}: 30 days to go." in text
     assert "Today: 1 review due, then" in text and f"in {plan.focus[0][0].section}" in text
