@@ -7,11 +7,14 @@ BIN := $(VENV)/bin
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Error: $(PYTHON) not found; install Python 3.11 or run make PYTHON=/path/to/python3.11"; exit 1; }
+	@echo "Creating $(VENV) with $(PYTHON)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# Every dependency at the version in constraints.txt (the Docker image uses the same file).
+$(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
+	@echo "Installing Study Tutor and its dependencies into $(VENV) (once; about half a minute)..."
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	@touch $@
 
 # The Slack app when its tokens are set, otherwise the local chat.

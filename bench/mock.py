@@ -67,7 +67,10 @@ def main(argv: list[str] | None = None) -> None:
         now, team = workspace.END, workspace.TEAM
         since, until = now - dt.timedelta(days=7), now
         rng = random.Random(2)
-        channel = lambda: workspace.channel_id(rng.randrange(100))  # noqa: E731
+
+        def channel() -> str:
+            return workspace.channel_id(rng.randrange(100))
+
         recap = [team, "", stamp(since), stamp(until)]
 
         def board(mock: str) -> Callable[[], object]:

@@ -7,7 +7,10 @@ measured in the same run, interleaved request by request, so machine noise hits 
   bare       a bolt app whose /tutor listener only calls ack(), process_before_response=True
   bare-default  the same with bolt's default process_before_response=False (polls every 10 ms)
 
-Run: `make bench` or `python -m bench.slack_roundtrip [--requests N]`.
+With `--varied` each round asks the next dev-set question (tests/eval/learner_questions.yaml)
+instead of the same one, so the matcher's cost is that of real, different questions.
+
+Run: `make bench` or `python -m bench.slack_roundtrip [--requests N] [--varied]`.
 """
 
 from __future__ import annotations
@@ -72,13 +75,17 @@ def start_bare(api_url: str, process_before_response: bool) -> tuple[subprocess.
     raise RuntimeError("the bare bolt app did not start")
 
 
-def measure(urls: dict[str, str], requests: int, warmup: int = 30) -> dict[str, list[float]]:
-    """Milliseconds per signed /tutor request, per server; requests interleaved."""
+def measure(
+    urls: dict[str, str], requests: int, warmup: int = 30, questions: tuple[str, ...] = (QUESTION,)
+) -> dict[str, list[float]]:
+    """Milliseconds per signed /tutor request, per server; requests interleaved, every server
+    asked the same question in a round."""
     factories = {name: SlackRequests(url, SIGNING_SECRET) for name, url in urls.items()}
     times: dict[str, list[float]] = {name: [] for name in urls}
     for i in range(warmup + requests):
         for name, factory in factories.items():
-            request = factory.slash(QUESTION)  # built and signed outside the timed part
+            # built and signed outside the timed part
+            request = factory.slash(questions[i % len(questions)])
             started = time.perf_counter()
             sent = factory.post(request)
             elapsed = (time.perf_counter() - started) * 1000
@@ -109,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bare", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--api", default="", help=argparse.SUPPRESS)
     parser.add_argument("--default-mode", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--varied", action="store_true", help="ask the dev set's questions in turn")
     args = parser.parse_args(argv if argv is not None else [])
     if args.bare:
         bare_app(args.bare, args.api, process_before_response=not args.default_mode)
@@ -127,12 +135,20 @@ def main(argv: list[str] | None = None) -> None:
                 SlackRequests(tutor.url, SIGNING_SECRET).slash(QUESTION)
             )
             print(f"/tutor {QUESTION} -> {answer.json()['text'].splitlines()[0]}")
-            print("\n".join(report(measure(urls, args.requests))))
+            questions = _dev_questions() if args.varied else (QUESTION,)
+            print(f"{len(questions)} different question(s)")
+            print("\n".join(report(measure(urls, args.requests, questions=questions))))
         finally:
             for process in processes:
                 process.terminate()
                 process.wait(timeout=15)
             stub.stop()
+
+
+def _dev_questions() -> tuple[str, ...]:
+    from bot.evaluation import read_cases
+
+    return tuple(c.question for c in read_cases([ROOT / "tests/eval/learner_questions.yaml"]))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.catalog import Catalog
-from bot.evaluation import DEFAULT_FILES, Case, read_cases
+from bot.evaluation import CALIBRATION_GLOBS, EVAL_FOLDER, Case, read_cases
 from bot.matching import Knobs, Matcher
 
 
@@ -69,13 +69,19 @@ def buckets(
     return [(b, len(v), sum(v) / len(v)) for b, v in sorted(bands.items())]
 
 
+def _calibration_files() -> list[Path]:
+    """The dev set and every tuning half; test halves are never fitted on."""
+    return sorted({p for glob in CALIBRATION_GLOBS for p in EVAL_FOLDER.glob(glob)})
+
+
 def _sigmoid(z: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def report(catalog: Catalog, files: list[str] | None) -> str:
     """Refitted coefficients to paste into `Knobs.calibration`, and how they calibrate."""
-    cases = read_cases([Path(f) for f in (files or DEFAULT_FILES)])
+    paths = [Path(f) for f in files] if files else _calibration_files()
+    cases = [c for c in read_cases(paths) if c.key is None]  # practice items have their own
     coef = fit(samples(Matcher(catalog.knowledge), cases))
     refitted = Matcher(catalog.knowledge, dataclasses.replace(Knobs(), calibration=coef))
     lines = [f"calibration: {coef}", "confidence band   questions   share right"]

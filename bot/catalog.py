@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.content import DOMAINS, SECTIONS
-from bot.errors import ContentError, Problem
+from bot.errors import ContentError, FileProblem, Problem
 from bot.knowledge import KnowledgeBase, read_knowledge
 from bot.quiz import QuestionBank, read_questions
 
@@ -21,11 +21,17 @@ class Catalog:
 
 
 def check_content(root: Path) -> tuple[Catalog, list[Problem]]:
-    """Read `knowledge/` and `quizzes/` under `root`; every problem found, in file order."""
+    """Read `knowledge/` and `quizzes/` under `root`; every problem found, in file order.
+
+    A file that cannot be read at all (a syntax error) is reported alone: the "unknown entry"
+    problems it causes elsewhere go away with it.
+    """
     knowledge, problems = read_knowledge(root / "knowledge")
     ids = {entry.id for entry in knowledge.entries}
     questions, quiz_problems = read_questions(root / "quizzes", ids)
-    return Catalog(knowledge, questions), problems + quiz_problems
+    found = problems + quiz_problems
+    unreadable: list[Problem] = [p for p in found if isinstance(p, FileProblem)]
+    return Catalog(knowledge, questions), unreadable or found  # the follow-ons are noise
 
 
 def load_catalog(root: Path) -> Catalog:

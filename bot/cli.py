@@ -7,19 +7,22 @@ anything unexpected becomes a one-line apology (the traceback only with TUTOR_DE
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+from pathlib import Path
 
 from bot import replies
 from bot.catalog import check_content, coverage_table, load_catalog
-from bot.config import Settings
+from bot.config import CHANNEL_ID, Settings, default_db_path
 from bot.errors import TutorError
 from bot.matching import Lookup
 from bot.standings import DEFAULT_PERIOD, PERIODS, Standings
-from bot.store import LOCAL_TEAM, Store
+from bot.store import LOCAL_TEAM, DailyStore, Store
 from bot.tutor import Tutor
 
 Handler = Callable[[argparse.Namespace, Settings], int]
@@ -143,8 +146,39 @@ def cmd_leaderboard(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
     stats = build_tutor(settings).stats(team=args.team, user=args.user, now=instant(args.now))
-    print("\n".join(replies.stats_lines(stats)))
+    where = "the local chat" if args.team == LOCAL_TEAM else f"workspace {args.team}"
+    who = args.user if args.user_given else f"{args.user} (no --user given: {local_user_source()})"
+    print(f"{who}, in {where}:")
+    if not stats.answered:
+        print("  No answers yet: answer a question in tutor chat (quiz) or in Slack (/tutor quiz).")
+        return 0
+    print("\n".join(f"  {line}" for line in replies.stats_lines(stats)))
     return 0
+
+
+def local_user_source() -> str:
+    return "from $USER" if os.environ.get("USER") else "the default name"
+
+
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (`--limit 0` would show nothing)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of at least 1")
+    return number
+
+
+def channel_id(text: str) -> str:
+    """An argparse type: a Slack channel id (C…, G… or D…), not a channel's name."""
+    if not CHANNEL_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a channel id; give the id (C0123ABCD), shown at the bottom of the "
+            "channel's details in Slack"
+        )
+    return text
 
 
 def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
@@ -156,10 +190,83 @@ def cmd_gaps(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_flags(args: argparse.Namespace, settings: Settings) -> int:
+    """Learners' reports and ratings, grouped by question or answer, newest first."""
+    tutor = build_tutor(settings)
+    items = tutor.store.flagged(limit=args.limit)
+    if args.json:
+        rows = [
+            {
+                "kind": i.kind,
+                "item": i.item,
+                "name": tutor.subject_name(i.kind, i.item),
+                "withdrawn": i.withdrawn,
+                "up": i.ups,
+                "down": i.downs,
+                "reports": [
+                    {"id": f.id, "reason": f.reason, "comment": f.comment, "at": f.flagged_at}
+                    for f in i.reports
+                ],
+            }
+            for i in items
+        ]
+        print(json.dumps(rows))
+        return 0
+
+    def name_of(kind: str, item: str) -> str:
+        return tutor.subject_name(kind, item) or "(no longer in the content)"
+
+    print("\n".join(replies.flags_lines(items, name_of)))
+    return 0
+
+
+def cmd_flags_clear(args: argparse.Namespace, settings: Settings) -> int:
+    """A curator dealt with an item: its open flags are cleared, a question rejoins the daily."""
+    store = Store(settings.db_path)
+    withdrawn = args.item in store.withdrawn_questions()
+    cleared = store.clear_flags(args.item, now=now_utc())
+    if not cleared:
+        raise TutorError(f"'{args.item}' has no open flags; see them with tutor flags")
+    back = "; it is back in the daily rotation" if withdrawn else ""
+    print(f"Cleared {cleared} flag{'s' if cleared != 1 else ''} on {args.item}{back}.")
+    return 0
+
+
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from bot.chat import run_chat
 
-    return run_chat(build_tutor(settings), user=args.user, clock=now_utc)
+    history = default_db_path(os.environ).parent / "chat_history"
+    with contextlib.suppress(OSError):  # history is a comfort: without it the chat still works
+        history.parent.mkdir(parents=True, exist_ok=True)
+    tutor = build_tutor(settings)
+    return run_chat(
+        tutor, user=args.user, clock=now_utc, kept_in=kept_in(settings), history=history
+    )
+
+
+def kept_in(settings: Settings) -> str:
+    """The chat's start line: where the learner's history is kept, and how to move it."""
+    home, where = Path.home(), settings.db_path.absolute()
+    if home != Path("/") and where.is_relative_to(home):
+        where = Path("~") / where.relative_to(home)
+    line = f"Your answers are kept in {where}"
+    if not settings.db_is_default:
+        return f"{line} (TUTOR_DB)."
+    line += " (set TUTOR_DB to use another file)."
+    if os.path.isfile("tutor.db"):
+        line += " An older tutor.db is in this folder: TUTOR_DB=tutor.db uses it."
+    return line
+
+
+def make_data_folder(settings: Settings) -> None:
+    """The default database's folder, made on first use (TUTOR_DB's folder must exist)."""
+    try:
+        settings.db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        raise TutorError(
+            f"cannot create {settings.db_path.parent} for the database; set TUTOR_DB to a file "
+            "in a folder you can write"
+        ) from None
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -170,6 +277,11 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         from bot.calibration import report
 
         print(report(catalog, args.file))
+        print(
+            "To use them: paste the coefficients as `calibration` in Knobs (bot/matching.py), "
+            "then run make eval.",
+            file=sys.stderr,
+        )
         return 0
     if args.crossval or args.tune:
         return _crossval(catalog.knowledge, tune=args.tune, show=args.worst)
@@ -180,7 +292,10 @@ def _crossval(knowledge, *, tune: bool, show: int) -> int:
     from bot import crossval
 
     if tune:
-        knobs, score = crossval.tune(knowledge, progress=lambda line: print(f"  {line}"))
+        print("Tuning the ranking knobs by cross-validation (a few minutes; a line per try):")
+        knobs, score = crossval.tune(
+            knowledge, progress=lambda line: print(f"  {line}", flush=True)
+        )
         chosen = ", ".join(f"{name}={getattr(knobs, name)}" for name in crossval.SEARCH)
         print(f"best cross-validated top-1 {score:.1%} with {chosen}")
         return 0
@@ -230,8 +345,10 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
     from bot.daily import Daily
     from bot.schedule import make_schedule, parse_sections
 
+    check_channel(args.channel)
     daily = Daily(build_tutor(settings))
-    team = args.team or daily.store.team_of_channel(args.channel) or workspace_of(settings)
+    team, whose = schedule_team(args, settings, daily.store.team_of_channel(args.channel))
+    before = daily.schedule(team=team, channel=args.channel)
     schedule = make_schedule(
         team=team,
         channel=args.channel,
@@ -243,8 +360,38 @@ def cmd_schedule_add(args: argparse.Namespace, settings: Settings) -> int:
         sections=parse_sections(args.sections),
     )
     daily.set_schedule(schedule, by="cli", now=now_utc())
-    print(f"{schedule.channel} ({schedule.team}): {replies.schedule_set(schedule)}")
+    said = replies.schedule_set(schedule)
+    if before is not None:
+        said = f"{said} (This replaces {replies.schedule_text(before)}.)"
+    print(f"{schedule.channel} ({schedule.team}): {said}")
+    print(whose)
     return 0
+
+
+def check_channel(channel: str) -> None:
+    """A Slack channel id, not a name: `general` or `#general` would never be posted to."""
+    if not CHANNEL_ID.fullmatch(channel):
+        raise TutorError(
+            f"--channel '{channel}' is not a channel id; give the id (C0123ABCD), shown at the "
+            "bottom of the channel's details in Slack"
+        )
+
+
+def schedule_team(
+    args: argparse.Namespace, settings: Settings, known: str | None
+) -> tuple[str, str]:
+    """The workspace a new schedule belongs to, and a line saying where that came from."""
+    if args.team:
+        return args.team, f"Workspace {args.team} (from --team)."
+    if known and known != LOCAL_TEAM:
+        return known, f"Workspace {known} (the channel's, from earlier posts or schedules)."
+    if settings.bot_token:
+        team = workspace_of(settings)
+        return team, f"Workspace {team} (from SLACK_BOT_TOKEN)."
+    return LOCAL_TEAM, (
+        "No SLACK_BOT_TOKEN and no --team, so it is kept for the local workspace: tutor serve "
+        "moves it to its own Slack workspace when it starts."
+    )
 
 
 def cmd_schedule_list(args: argparse.Namespace, settings: Settings) -> int:
@@ -281,6 +428,7 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
 
     require_bot_token(settings)
     daily = Daily(build_tutor(settings))
+    adopt_local_schedules(daily.store, workspace_of(settings))
     report = daily.run_pass(
         SlackPoster(web_client(settings)),
         now=instant(args.now),
@@ -292,6 +440,13 @@ def cmd_daily(args: argparse.Namespace, settings: Settings) -> int:
     fine = ("posted", "adopted", "taken", "in_flight")
     trouble = report.problems or any(o.status not in fine for o in report.outcomes)
     return 1 if trouble else 0
+
+
+def adopt_local_schedules(store: DailyStore, team: str) -> None:
+    """Schedules added without a token now belong to the token's workspace; say so once."""
+    adopted = store.adopt_local_schedules(team)
+    if adopted:
+        print(f"{adopted} schedule(s) added without a token now belong to workspace {team}.")
 
 
 def workspace_of(settings: Settings) -> str:
@@ -323,18 +478,25 @@ def add_daily_commands(sub: argparse._SubParsersAction) -> None:
     listing.add_argument("--json", action="store_true", help="print a JSON list")
     listing.set_defaults(handler=cmd_schedule_list)
     remove = actions.add_parser("remove", help="stop a channel's daily question")
-    remove.add_argument("--channel", required=True, help="Slack channel id")
+    remove.add_argument("--channel", required=True, type=channel_id, help="Slack channel id")
     remove.add_argument("--team", help="Slack workspace id (default: the schedule's)")
     remove.set_defaults(handler=cmd_schedule_remove)
 
     daily = sub.add_parser("daily", help="post every daily question due now, reveal closed ones")
     daily.add_argument("--now", help="the instant to run at, ISO 8601 (default: the clock)")
     daily.add_argument("--team", help="only this Slack workspace")
-    daily.add_argument("--channel", help="only this channel")
+    daily.add_argument("--channel", type=channel_id, help="only this channel")
     daily.set_defaults(handler=cmd_daily)
 
 
 # -- wiring ---------------------------------------------------------------------------------
+
+
+def version_text() -> str:
+    try:
+        return metadata.version("study-tutor")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run pip install -e .)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -343,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Study Tutor for the Google Cloud Professional ML Engineer exam. "
         "With no command, starts the local chat.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version_text()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     local_user = os.environ.get("USER") or "you"
 
@@ -358,10 +521,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.set_defaults(handler=cmd_ask)
 
     check = sub.add_parser("check", help="validate every knowledge and quiz file")
-    check.set_defaults(handler=cmd_check)
+    check.set_defaults(handler=cmd_check, uses_db=False)
 
     coverage = sub.add_parser("coverage", help="print entries and questions per exam section")
-    coverage.set_defaults(handler=cmd_coverage)
+    coverage.set_defaults(handler=cmd_coverage, uses_db=False)
 
     board = sub.add_parser("leaderboard", help="show who is ahead")
     board.add_argument(
@@ -370,35 +533,50 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_PERIOD,
         help="week (from Monday 00:00) or month, in the channel's schedule zone (else UTC); or all",
     )
-    board.add_argument("--channel", help="only answers given in this Slack channel (a team)")
+    board.add_argument(
+        "--channel", type=channel_id, help="only answers given in this Slack channel (a team)"
+    )
     board.add_argument(
         "--team", help="Slack workspace id (default: the channel's, else the local chat)"
     )
-    board.add_argument("--limit", type=int, default=10, help="how many rows")
+    board.add_argument("--limit", type=positive, default=10, help="how many rows")
     board.add_argument("--json", action="store_true", help="print a JSON list")
     board.add_argument("--now", help="the instant to read the board at, ISO 8601 (default: now)")
     board.set_defaults(handler=cmd_leaderboard)
 
     stats = sub.add_parser("stats", help="one learner's answered, accuracy, streak, weak topics")
-    stats.add_argument("--user", default=local_user, help="the learner")
+    stats.add_argument("--user", help=f"the learner (default: {local_user}, as in tutor chat)")
     stats.add_argument(
         "--team", default=LOCAL_TEAM, help="Slack workspace id (default: local chat)"
     )
     stats.add_argument("--now", help="the instant to read them at, ISO 8601 (default: now)")
-    stats.set_defaults(handler=cmd_stats)
+    stats.set_defaults(handler=cmd_stats, default_user=local_user)
 
     gaps = sub.add_parser(
         "gaps", help="questions the tutor could not answer well, most frequent first"
     )
-    gaps.add_argument("--limit", type=int, default=50, help="how many rows")
+    gaps.add_argument("--limit", type=positive, default=50, help="how many rows")
     gaps.add_argument("--json", action="store_true", help="print a JSON list")
     gaps.set_defaults(handler=cmd_gaps)
 
+    flags = sub.add_parser(
+        "flags", help="learners' reports on questions and answers, for curators; clear ID"
+    )
+    flags.add_argument("--limit", type=positive, help="how many items (default: all)")
+    flags.add_argument("--json", action="store_true", help="print a JSON list")
+    flags.set_defaults(handler=cmd_flags)
+    flag_actions = flags.add_subparsers(dest="action", metavar="ACTION")
+    clear = flag_actions.add_parser("clear", help="mark an item's flags as dealt with")
+    clear.add_argument("item", metavar="ID", help="the question or entry id, e.g. q-no-code")
+    clear.set_defaults(handler=cmd_flags_clear)
+
     evaluate = sub.add_parser("eval", help="measure answer quality on the evaluation set")
     evaluate.add_argument(
-        "--file", action="append", help="evaluation YAML (default: tests/eval/*.yaml)"
+        "--file",
+        action="append",
+        help="evaluation YAML; repeat for more (default: tests/eval/learner_questions.yaml)",
     )
-    evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list")
+    evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list (0: none)")
     evaluate.add_argument(
         "--calibrate",
         action="store_true",
@@ -414,7 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="search the ranking knobs for the best cross-validated top-1 (takes minutes)",
     )
-    evaluate.set_defaults(handler=cmd_eval)
+    evaluate.set_defaults(handler=cmd_eval, uses_db=False)
 
     serve = sub.add_parser("serve", help="run the Slack app (Socket Mode or HTTP)")
     serve.add_argument("--port", type=int, default=None, help="HTTP port (default: $PORT or 3000)")
@@ -429,8 +607,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if not getattr(args, "handler", None):
         args = build_parser().parse_args(["chat", *(argv or [])])
+    if getattr(args, "default_user", None) is not None:  # tutor stats: say whose when not given
+        args.user_given = args.user is not None
+        args.user = args.user or args.default_user
     try:
         settings = Settings.from_env()
+        if settings.db_is_default and getattr(args, "uses_db", True):
+            make_data_folder(settings)
         return args.handler(args, settings)
     except TutorError as error:
         print(f"Error: {error}", file=sys.stderr)

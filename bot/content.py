@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.errors import Problem
+from bot.errors import FileProblem, Problem
 
 # The exam guide's sections (a domain's number, then the section's), as the guide of 1 June 2026
 # lists them; titles in our own words.
@@ -224,7 +224,7 @@ def read_items(path: Path, key: str, problems: list[Problem]) -> Iterator[Item]:
     try:
         data, duplicates = _parse(path)
     except _Refused as refused:
-        problems.append(Problem(name, refused.line, refused.message))
+        problems.append(FileProblem(name, refused.line, refused.message))
         return
     problems.extend(Problem(name, line, message) for line, message in duplicates)
     if not isinstance(data, dict) or not isinstance(data.get(key), list):

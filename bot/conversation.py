@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -26,15 +27,18 @@ from bot.matching import Lookup, clean
 from bot.mock import DEFAULT_SIZE, MockResult
 from bot.mock_exams import MockExams
 from bot.plan import OFF_WORDS, Plan, parse_exam_date
+from bot.practice import Practice, split_choices
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
 from bot.standings import PERIODS, Board, Period, Standings, TeamsBoard
 from bot.store import LOCAL_TEAM, Post, stamp
-from bot.tutor import Asked, Graded, Stats, Tutor
+from bot.store.flags import FlagKind
+from bot.tutor import Asked, Graded, Reported, Stats, Tutor
 
 
 class Verb(StrEnum):
     ASK = "ask"
+    PRACTICE = "practice"
     QUIZ = "quiz"
     ANSWER = "answer"
     LEADERBOARD = "leaderboard"
@@ -46,8 +50,10 @@ class Verb(StrEnum):
     EXAM = "exam"
     MOCK = "mock"
     MORE = "more"
+    REPORT = "report"
     VERSION = "version"
     HELP = "help"
+    HELLO = "hello"  # greetings, thanks and "what can you do?": a short reply with a pointer
     QUIT = "quit"
 
 
@@ -65,6 +71,23 @@ class Command:
 
 
 _LETTER = r"[a-e1-5]"
+# How people answer in words: "answer b", "option b", "i think its d", "my answer is c".
+_ANSWER_WORDS = (
+    r"(?:(?:i think|i guess|i'd say|i'll go with|i go with|going with|i pick|i choose|"
+    r"maybe|probably|my answer is|my answer|the answer is|answer is|answer|option|choice|pick)"
+    r"(?: (?:it's|its|it is|is))? )?"
+)
+# "leaderboard yesterday": a board with a period it does not have, answered with the ones it has
+# (a longer line, or one going on with "of", "for" …, stays a question).
+_NOT_A_PERIOD = r"(?: (?!(?:of|for|in|on|about|with|and|vs)\b)[a-z]+){1,2}"
+_THANKS = r"(?:thanks|thank you|thank u|thx|ty|cheers|great|cool|nice|perfect|ok|okay)"
+_SYMBOLS = {"So", "Sk", "Mn", "Cf"}  # emoji, their modifiers and joiners
+_SMALL_TALK = (
+    r"(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|morning)(?: there| tutor)?"
+    rf"|({_THANKS}(?: (?:a lot|so much|very much|again|tutor))?)"
+    r"|what can you do|what do you do|what are you|who are you|how does this work"
+    r"|how do i use this|what is this"
+)
 _PERIOD_OR_SCOPE = r"(?:week|month|all|teams|everyone|workspace)"
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _EXAM_ARG = rf"{'|'.join(OFF_WORDS)}|\d\S*(?: {_MONTH}(?: \d{{4}})?)?|{_MONTH} \d\S*(?: \d{{4}})?"
@@ -73,9 +96,12 @@ _EXAM_ARG = rf"{'|'.join(OFF_WORDS)}|\d\S*(?: {_MONTH}(?: \d{{4}})?)?|{_MONTH} \
 SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
     (verb, re.compile(pattern))
     for verb, pattern in (
-        (Verb.ANSWER, rf"\(?({_LETTER})[).:]?"),
+        (Verb.ANSWER, rf"{_ANSWER_WORDS}\(?({_LETTER})[).:]?(?: please)?"),
         (Verb.QUIZ, r"quiz(?: me)?"),
-        (Verb.LEADERBOARD, rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*)"),
+        (
+            Verb.LEADERBOARD,
+            rf"(?:leaderboard|leaders|lb)((?: {_PERIOD_OR_SCOPE})*|{_NOT_A_PERIOD})",
+        ),
         (Verb.STATS, r"(?:stats|me|my stats)"),
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
@@ -84,9 +110,11 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.EXAM, rf"(?:my )?exam(?: date)?(?: (?:is )?(?:on )?({_EXAM_ARG}))?"),
         (Verb.MORE, r"(?:more|tell me more)"),
         (Verb.MOCK, r"mock(?: exam)?((?: (?:\d{1,4}|timed|resume|continue|discard|stop))*)"),
+        (Verb.REPORT, r"report(?::?\s+(.+))?"),
         (Verb.VERSION, r"version"),
         (Verb.HELP, r"(?:help|commands|\?)"),
         (Verb.QUIT, r"(?:quit|exit|bye)"),
+        (Verb.HELLO, _SMALL_TALK),
     )
 )
 _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
@@ -94,6 +122,7 @@ _ASK = re.compile(r"ask\s+(.+)", re.DOTALL)
 # The help: every command, in the order people need them (rendered by `bot.replies`).
 USAGE: tuple[tuple[str, str], ...] = (
     ("<your question>", 'which service or technique fits a need, e.g. "no-code training?"'),
+    ("<practice question + A-D choices>", "paste an exam-style question: which choice fits, why"),
     ("quiz", "a quick-check question; answer it with a, b, c, d (or 1-4)"),
     ("more", "the rest of the feedback on your last answer: other choices, source"),
     ("mock [N] [timed]", "a mock exam of N questions (20), scored at the end; resume, discard"),
@@ -106,6 +135,7 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("ready", "how ready you are for the exam, section by section"),
     ("exam [YYYY-MM-DD|off]", "your exam date: a countdown and each day's suggested work"),
     ("gaps", "questions I could not answer well (admins)"),
+    ("report <what is wrong>", "tell the curators the last answer or question is wrong or unclear"),
     ("version", "which Study Tutor this is"),
     ("help", "this list"),
 )
@@ -122,13 +152,21 @@ def parse(text: str) -> Command:
         return Command(Verb.HELP)
     shape = line.lower().lstrip("/")
     shape = shape if shape == "?" else shape.rstrip("!.?")
+    if len(shape) <= 40:  # "thx 🙏", "ok 👍": emoji and symbols around short words do not count
+        bare = "".join(" " if unicodedata.category(c) in _SYMBOLS else c for c in shape)
+        shape = " ".join(bare.split()).rstrip("!.?") or shape
     for verb, pattern in SHAPES:
         found = pattern.fullmatch(shape)
         if found:
             arg = (found.group(1) or "").strip() if pattern.groups else ""
             if verb is Verb.SCHEDULE and arg and arg[0].isdigit():
                 arg = line.split(" ", 1)[1]  # keep the zone's capitals: Europe/Berlin
+            if verb is Verb.REPORT and arg:
+                arg = line.split(" ", 1)[1]  # the reporter's words as written
             return Command(verb, arg)
+    pasted = _practice_text(text)
+    if pasted:
+        return Command(Verb.PRACTICE, pasted)
     asked = _ASK.fullmatch(line)
     if asked:
         return Command(Verb.ASK, asked.group(1).strip())
@@ -137,7 +175,21 @@ def parse(text: str) -> Command:
     return Command(Verb.ASK, line)
 
 
+def _practice_text(text: str) -> str:
+    """A pasted exam-style question (a stem, then lettered or numbered choices), its lines kept
+    and a leading mention or "ask" dropped; "" for anything else."""
+    if not _CHOICE_MARK.search(text):
+        return ""  # no "A." / "(b)" / "3)" anywhere: not worth reading closely
+    kept = re.sub(r"^\s*(?:ask\b\s*)?", "", clean(text).strip(), flags=re.IGNORECASE)
+    return kept if split_choices(kept) else ""
+
+
+_CHOICE_MARK = re.compile(r"(?:^|\s)\(?(?:[A-Ea-e]|[1-5])[).:]\s")
+
+
 # -- where and who ------------------------------------------------------------------------
+
+Subject = tuple[FlagKind, str]  # ("question", question id) or ("entry", entry id)
 
 
 @dataclass(frozen=True)
@@ -153,6 +205,7 @@ class Place:
     channel: str
     private: bool = False
     is_admin: Callable[[], bool] = field(default=lambda: False, compare=False)
+    recent: Subject | None = None  # what the learner saw last (the chat keeps it), for `report`
 
     @property
     def local(self) -> bool:
@@ -171,6 +224,16 @@ class Answered:
     unsure: bool
     quizzable: bool
     knowledge: KnowledgeBase
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class Practiced:
+    """A pasted practice question read like a tutor would: the choice that fits, or the two
+    closest when unsure, each choice with the entry it stands for. Fit to show in public."""
+
+    practice: Practice
+    asked: str
     shared: bool = True
 
 
@@ -195,6 +258,7 @@ class MoreShown:
 
     question: Question | None
     chosen: str = ""
+    waits: bool = False  # a daily question still open: the rest comes with its reveal
 
 
 @dataclass(frozen=True)
@@ -298,6 +362,20 @@ class ExamRemoved:
 
 
 @dataclass(frozen=True)
+class ReportKept:
+    """A report on the last answer or question, kept for the curators."""
+
+    reported: Reported
+
+
+@dataclass(frozen=True)
+class NothingToReport:
+    """`report` with no answer or question shown before it (or no words saying what is wrong)."""
+
+    said_nothing: bool = False
+
+
+@dataclass(frozen=True)
 class VersionShown:
     version: str | None  # None: run from a checkout that was never installed
 
@@ -308,12 +386,20 @@ class HelpShown:
 
 
 @dataclass(frozen=True)
+class Hello:
+    """A greeting, thanks, or "what can you do?": a short reply pointing at what the tutor does."""
+
+    thanks: bool = False
+
+
+@dataclass(frozen=True)
 class Goodbye:
     """The learner is leaving (the chat ends)."""
 
 
 Result = (
     Answered
+    | Practiced
     | Put
     | Grade
     | NoOpenQuestion
@@ -333,8 +419,11 @@ Result = (
     | ExamSet
     | ExamShown
     | ExamRemoved
+    | ReportKept
+    | NothingToReport
     | VersionShown
     | HelpShown
+    | Hello
     | Goodbye
     | MockResult
 )
@@ -358,6 +447,13 @@ def _ask(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     best = lookup.best.entry.id if lookup.best else None
     quizzable = bool(best and tutor.catalog.questions.about(best))
     return Answered(lookup, arg, tutor.unsure(lookup), quizzable, tutor.catalog.knowledge)
+
+
+def _practice(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    practice = tutor.practice(arg)
+    if practice is None:  # not a practice question after all: answer it as a question
+        return _ask(tutor, " ".join(arg.split()), place, now)
+    return Practiced(practice, arg)
 
 
 def _quiz(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
@@ -410,11 +506,23 @@ def _grade(
 def _more(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     last = tutor.store.last_answer(team=place.team, user=place.user)
     question = tutor.catalog.questions.get(last[0].question_id) if last else None
-    return MoreShown(question, last[1]) if last and question else MoreShown(None)
+    if not last or not question:
+        return MoreShown(None)
+    post, chosen = last
+    return MoreShown(question, chosen, waits=post.waits_for_reveal(now))
+
+
+_SCOPES = ("teams", "everyone", "workspace")
 
 
 def _leaderboard(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     words = arg.lower().split()
+    unknown = [w for w in words if w not in PERIODS and w not in _SCOPES]
+    if unknown:
+        return Invalid(
+            f"'{' '.join(unknown)}' is not a board I keep; try leaderboard week, month or all "
+            "(or teams, everyone)."
+        )
     period: Period = next((w for w in PERIODS if w in words), "week")
     standings = Standings(tutor.store)
     if "teams" in words:
@@ -491,6 +599,49 @@ def _exam(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return ExamShown(plan)
 
 
+_REASON_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("wrong", re.compile(r"\b(wrong|incorrect|answer key|should be|not right|mistake)\b")),
+    ("outdated", re.compile(r"\b(outdated|out of date|deprecated|renamed|no longer|old)\b")),
+    ("unclear", re.compile(r"\b(unclear|confusing|ambiguous|typo|hard to read)\b")),
+)
+
+
+def report_reason(text: str) -> str:
+    """What a free-text report is about, from its words: wrong | outdated | unclear | other."""
+    low = text.lower()
+    return next((reason for reason, words in _REASON_WORDS if words.search(low)), "other")
+
+
+def _report(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    if place.recent is None or not arg:
+        return NothingToReport(said_nothing=place.recent is not None)
+    kind, item = place.recent
+    reported = tutor.report(
+        team=place.team,
+        user=place.user,
+        kind=kind,
+        item=item,
+        reason=report_reason(arg),
+        comment=arg,
+        now=now,
+    )
+    return ReportKept(reported) if reported else NothingToReport()
+
+
+def subject_of(result: Result) -> Subject | None:
+    """What a result showed that a learner may report next: an answer's entry, a question."""
+    match result:
+        case Answered(lookup=lookup) if lookup.best is not None:
+            return ("entry", lookup.best.entry.id)
+        case Put(asked=asked):
+            return ("question", asked.question.id)
+        case Grade(graded=graded) if graded is not None:
+            return ("question", graded.question.id)
+        case DailyShown(question=question):
+            return ("question", question.id)
+    return None
+
+
 def _version(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     try:
         return VersionShown(metadata.version("study-tutor"))
@@ -517,12 +668,17 @@ def _help(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return HelpShown(local=place.local)
 
 
+def _hello(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return Hello(thanks=bool(arg))
+
+
 def _quit(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return Goodbye()
 
 
 HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.ASK: _ask,
+    Verb.PRACTICE: _practice,
     Verb.QUIZ: _quiz,
     Verb.ANSWER: _answer,
     Verb.LEADERBOARD: _leaderboard,
@@ -534,8 +690,10 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.EXAM: _exam,
     Verb.MOCK: _mock,
     Verb.MORE: _more,
+    Verb.REPORT: _report,
     Verb.VERSION: _version,
     Verb.HELP: _help,
+    Verb.HELLO: _hello,
     Verb.QUIT: _quit,
 }
 

@@ -100,17 +100,26 @@ def tune(
     """
     best = start or Knobs()
     best_score = crossval(knowledge, best, k=k).top1
-    for _ in range(rounds):
+    grid = search or SEARCH
+    per_round = sum(len(values) for values in grid.values())
+    progress(f"start: top-1 {best_score:.1%}; up to {rounds * per_round} settings to try")
+    tried = 0
+    for round_number in range(1, rounds + 1):
         improved = False
-        for name, values in (search or SEARCH).items():
+        for name, values in grid.items():
             for value in values:
+                tried += 1
                 if getattr(best, name) == value:
                     continue
                 trial = dataclasses.replace(best, **cast(dict[str, Any], {name: value}))
                 score = crossval(knowledge, trial, k=k).top1
-                if score > best_score + min_gain:
+                kept = score > best_score + min_gain
+                if kept:
                     best, best_score, improved = trial, score, True
-                    progress(f"{name}={value}: {score:.1%}")
+                progress(
+                    f"round {round_number}, {tried}/{rounds * per_round}: {name}={value} "
+                    f"top-1 {score:.1%}{' (kept)' if kept else ''}"
+                )
         if not improved:
             break
     return best, best_score

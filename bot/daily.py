@@ -144,6 +144,8 @@ class Daily:
         )
         work: list[tuple[Due, Question | None]] = []
         for schedule in self.store.schedules(team=team):
+            if schedule.team == LOCAL_TEAM:  # added without a token: waits for `adopt`
+                continue
             due = due_today(schedule, now) if channel in (None, schedule.channel) else None
             if due is not None:
                 work.append((due, None if self._posted(due) else self._question_for(due)))
@@ -234,13 +236,17 @@ class Daily:
     def next_question(self, *, team: str, channel: str) -> Question:
         """No repeats until the pool is used up; the exam's weights; the team's weakest first.
 
-        A channel whose schedule names sections gets questions from those sections only.
+        A channel whose schedule names sections gets questions from those sections only. A
+        question that several people reported as wrong is left out until a curator clears it.
         """
         schedule = self.store.schedule(team=team, channel=channel)
+        bank = self.tutor.catalog.questions
+        withdrawn = self.tutor.store.withdrawn_questions()
         return choose_question(
-            self.tutor.catalog.questions,
+            bank,
             asked=self.store.daily_question_ids(team=team, channel=channel),
             weak_sections=self.tutor.store.weak_sections(team=team, channel=channel),
+            only=[q.id for q in bank.questions if q.id not in withdrawn] if withdrawn else None,
             sections=schedule.sections if schedule else (),
             rng=self.tutor.rng,
         )

@@ -13,6 +13,10 @@ class ConfigError(TutorError):
     """A setting is missing or contradicts another one."""
 
 
+class StoreError(TutorError):
+    """The SQLite file cannot be used: a folder, missing, unreadable, or not a database."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """One problem in a content file, shown as `FILE:LINE: message`."""
@@ -23,6 +27,13 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}"
+
+
+class FileProblem(Problem):
+    """A content file that could not be read at all (a YAML syntax error, not UTF-8 …).
+
+    While one exists, problems that follow from it (entries it held now "unknown") are noise.
+    """
 
 
 class ContentError(TutorError):

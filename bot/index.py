@@ -65,6 +65,19 @@ class Index:
                     return self.name_phrases[phrase], phrase
         return None
 
+    def all_named(self, tokens: list[str]) -> list[tuple[int, str]]:
+        """Every entry an alias in the tokens names, longest aliases first, never overlapping."""
+        found: list[tuple[int, str]] = []
+        taken: set[int] = set()
+        for size in range(min(self.longest_name, len(tokens)), 0, -1):
+            for start in range(len(tokens) - size + 1):
+                span = set(range(start, start + size))
+                phrase = " ".join(tokens[start : start + size])
+                if phrase in self.name_phrases and not span & taken:
+                    found.append((self.name_phrases[phrase], phrase))
+                    taken |= span
+        return found
+
 
 def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Index:
     names: list[set[str]] = []

@@ -20,6 +20,7 @@ from bot.errors import ContentError, Problem
 
 MIN_REQUIREMENTS = 5
 MAX_NAME = 60  # a short name fits a Slack button (75) and one line of a list
+MAX_CUE = 40  # a watch_out cue is a few words a question might use
 # The most characters per field (per text, for lists), so every answer fits Slack's blocks with
 # nothing cut: see "Limits" in knowledge/README.md for how the numbers add up.
 LIMITS = {
@@ -55,10 +56,13 @@ _KEYS = {
 
 @dataclass(frozen=True)
 class WatchOut:
-    """A usual mix-up: the other entry, and what tells the two apart."""
+    """A usual mix-up: the other entry, and what tells the two apart. `cues` are the words in a
+    question that point to this entry rather than the other; the matcher uses them to tell the
+    two apart when they are nearly tied."""
 
     id: str
     note: str
+    cues: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,8 +208,24 @@ def _watch_outs(fields: Fields) -> tuple[WatchOut, ...]:
             fields.problems.append(Problem(fields.file, getattr(item, "line", 1), message))
             continue
         fields.check_text("watch_out", note.strip(), "a watch_out note")
-        found.append(WatchOut(ident, note.strip()))
+        found.append(WatchOut(ident, note.strip(), _cues(fields, item)))
     return tuple(found)
+
+
+def _cues(fields: Fields, item: dict) -> tuple[str, ...]:
+    """A watch_out's optional `cues`: short phrases, a list of text."""
+    raw = item.get("cues", [])
+    line = getattr(item, "line", fields.item.line)
+    if not isinstance(raw, list) or not all(isinstance(c, str) and c.strip() for c in raw):
+        message = f"{fields.label}: a watch_out's 'cues' must be a list of short phrases"
+        fields.problems.append(Problem(fields.file, line, message))
+        return ()
+    long = [c for c in raw if len(c.strip()) > MAX_CUE]
+    if long:
+        message = f"{fields.label}: cue '{clipped(long[0])}' is over {MAX_CUE} characters"
+        fields.problems.append(Problem(fields.file, line, message + "; keep cues to a few words"))
+        return ()
+    return tuple(c.strip() for c in raw)
 
 
 def _check_watch_outs(entries: list[Entry], problems: list[Problem]) -> None:

@@ -36,6 +36,7 @@ from rapidfuzz import fuzz, process
 from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
+from bot.reading import compared, negated_clauses
 from bot.textnorm import (
     clean,
     english_words,
@@ -49,7 +50,8 @@ from bot.textnorm import (
 # "should I use X", "do we need X", "will X fix", "is X the …": the question doubts the named
 # service, which is how exam traps are worded; the need then decides, not the name.
 _CHALLENGE = re.compile(
-    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead)\b"
+    r"\b(should (i|we)|do (i|we) (really )?(need|have to)|will .{0,40}\bfix|^is |instead"
+    r"|^(?:(?:can|could) (?:i|we) )?(?:just )?use)\b"
 )
 
 # What a challenging question proposes: from "should I"/"will"/"do we need" to where the need
@@ -59,6 +61,13 @@ _PROPOSAL = re.compile(
     r"\b(?:should (?:i|we)|do (?:i|we) (?:really )?(?:need|have) to|do (?:i|we) (?:really )?need"
     r"|will|would|is it worth)\b(?P<proposal>.+?)"
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
+)
+
+_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:—|--)\s+")
+# Cheap test for whether a question negates anything at all (most do not).
+_NEGATOR = re.compile(
+    r"\b(?:not|never|without|won|can|cannot|don|doesn|isn|aren|wouldn"
+    r"|shouldn|instead|rather|other|except|avoid|avoiding)\b"
 )
 
 # Another vendor's ML platform, named without any Google Cloud word: the question is about that
@@ -79,8 +88,10 @@ OTHER_PLATFORMS = {
 }
 # Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
 THEORY_WORDS = frozenset(
-    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor", "history"}
+    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor"}
 )
+# "the history of neural networks" is theory; "purchase history" is a recommender's data.
+_HISTORY_OF = re.compile(r"\bhistory of\b")
 # Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
 # and no ML word at all ("firewall rule so ssh is only allowed from our office") is about that
 # area, however close some entry's wording comes; it is declined by name, like another vendor's.
@@ -145,8 +156,9 @@ class Knobs:
 
     The knobs that order candidates (k1, name_field, pair_weight, phrase_weight, phrase_top and
     the trap knobs) are what `tutor eval --tune` finds on the knowledge base's own phrasings, not
-    on any evaluation set; `calibration` is fitted on the dev set. After a larger content change
-    rerun both (`tutor eval --tune`, then `tutor eval --calibrate`). `threshold` is a choice:
+    on any evaluation set; `calibration` is fitted on the dev set and every tuning half (never a
+    test half), so it holds on questions written elsewhere. After a larger content change rerun
+    both (`tutor eval --tune`, then `tutor eval --calibrate`). `threshold` is a choice:
     55 means the tutor answers when it is a little more likely right than not.
     """
 
@@ -156,21 +168,30 @@ class Knobs:
     suggest_min: int = 5  # "did you mean" offers only entries at least this sure
     typo_cutoff: float = 80.0  # rapidfuzz ratio a word needs to be corrected to a known word
     typo_min_length: int = 4  # shorter words are never "corrected"
+    pair_typo: float = 85.0  # ratio an English word needs to become the partner of a known pair
     k1: float = 0.1  # BM25 saturation: how fast an entry's use of a word stops adding weight
     name_field: float = 0.05  # a word in the entry's name counts as this many phrasings' share
     pair_weight: float = 0.6  # a known word pair weighs this share of its own rarity
     unknown_weight: float = 0.5  # an unknown word weighs this share of the rarest word's rarity
     phrase_weight: float = 0.1  # share of the ranking score from fuzzy phrase similarity
     phrase_top: int = 8  # phrase similarity is the mean of this many best phrasings
-    rerank: int = 6  # candidates re-ranked with rapidfuzz (cross-validated top-1 is flat 4-12)
+    # candidates re-ranked with rapidfuzz: top-1 is the same at 3-6 on the dev set and every
+    # tuning half, top-3 best at 3 (cross-validated top-1 is flat 4-12); phrases cost most
+    rerank: int = 3
     max_postings: int = 1000  # words in more entries than this only score, never nominate
     trap_margin: float = 0.4  # how much better (share of the need) a mix-up must serve the need
     trap_margin_challenge: float = -0.1  # the same when the question challenges the name
     proposal_min: float = 0.5  # relevance a question's proposal needs to count as naming an entry
     trap_min_need: float = 0.25  # share of the need a mix-up partner must explain to be swapped in
+    everyday_words: int = (
+        2  # an answer sharing no more everyday words, and no domain word, is a guess
+    )
+    tie_margin: float = 0.05  # look-alikes this close at the top are told apart by their cues
+    ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
+    trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity); see `features`.
-    calibration: tuple[float, ...] = (-10.35, 1.73, 3.91, 5.06, 5.94, 2.06)
+    calibration: tuple[float, ...] = (-10.74, 1.53, 3.93, 3.29, 5.63, 2.89)
 
 
 @dataclass(frozen=True)
@@ -232,6 +253,9 @@ class Matcher:
         self._index = build(knowledge.entries, self.knobs.k1, self.knobs.name_field)
         english_words()  # load the dictionary now, not on the first learner's question
         self._correct = lru_cache(maxsize=65536)(self._correct_word)
+        self._after: dict[str, list[str]] | None = None
+        self._phrase = lru_cache(maxsize=4096)(self._phrase_of)
+        self._tokens = lru_cache(maxsize=4096)(self._tokens_of)
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
@@ -240,6 +264,9 @@ class Matcher:
             # the mix-up reading is not confident: answer the question as asked instead
             query, ranked, named = self._decide(question, traps=False)
             matches = self._matches(query, ranked)
+        if ranked and self._everyday(question, query, ranked[0][0].index):
+            cap = self.knobs.threshold - 1
+            matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry)
         outside = _other_platform(question) or _other_area(question)
@@ -248,9 +275,53 @@ class Matcher:
         shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
         return Lookup(question, None, tuple(shown[: self.knobs.alternatives]), outside=outside)
 
+    def _everyday(self, question: str, query: _Query, best: int) -> bool:
+        """Whether an answer rests on a word or two that merely collide ("rent a shipping
+        container", "phone battery"): no ML or Google Cloud word in the question, and at most
+        `everyday_words` words shared with the entry, all plain English rather than a product or
+        ML term. The tutor offers such a match as a guess, never as an answer."""
+        if (ML_WORDS | GOOGLE_WORDS).intersection(raw_words(question[:2000])):
+            return False
+        called = self._index.named(query.text.split())
+        if called and " " in called[1]:  # a product named in everyday words: "reduction server"
+            return False
+        written = {stemmed: word for word, stemmed in spelled_words(question[:2000])}
+        postings = self._index.postings
+        shared = [t for t in query.terms if "_" not in t and best in postings[t]]
+        shared = [t for t in shared if len(t) > 1]
+        return len(shared) <= self.knobs.everyday_words and all(
+            is_english(written.get(t, t)) for t in shared
+        )
+
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         entries = self._index.entries
         return [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
+
+    def excluded(self, text: str) -> set[Entry]:
+        """The entries a text's negated or excluded clauses name ("won't compile for TPU")."""
+        _, found = self._excluding(clean(text).lower(), [])
+        return {self._index.entries[i] for i in found}
+
+    def terms(self, text: str) -> dict[str, float]:
+        """A text's known words and word pairs, each with its weight (rarity)."""
+        return self._query(self.tokens(text)).terms
+
+    def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
+        """Per entry, the share of a weighted text's known information it explains (0-1).
+
+        `parts` are (text, weight) pairs: a practice question's final sentence can weigh more
+        than its scenario. Entries that explain nothing are left out.
+        """
+        terms: dict[str, float] = {}
+        for text, weight in parts:
+            for term, idf in self.terms(text).items():
+                terms[term] = terms.get(term, 0.0) + weight * idf
+        known = sum(terms.values())
+        if not known:
+            return {}
+        gathered = self._index.gather(terms, self.knobs.max_postings)
+        entries = self._index.entries
+        return {entries[i]: min(1.0, e / known) for i, e in gathered.items() if e > 0}
 
     def features(self, question: str) -> tuple[float, ...] | None:
         """The calibration features of the best candidate, None when nothing matches."""
@@ -258,11 +329,15 @@ class Matcher:
         return self._features(*ranked[0], query) if ranked else None
 
     def tokens(self, question: str) -> list[str]:
-        """The question's informative words after normalisation and typo correction.
+        """The question's informative words after normalisation and typo correction (see
+        `_tokens_of`); remembered, since one lookup reads its question and clauses again."""
+        return list(self._tokens(question))
 
-        Only a word that is neither in the knowledge base nor an English word is a typo: an
+    def _tokens_of(self, question: str) -> tuple[str, ...]:
+        """Only a word that is neither in the knowledge base nor an English word is a typo: an
         English word the knowledge base never uses ("recent", "triage") stays unknown instead of
-        becoming a near-spelled known one ("decent", "trial").
+        becoming a near-spelled known one ("decent", "trial"), unless it is the typo of a known
+        pair ("reduction sever").
         """
         known = self._index.frequency
         tokens = []
@@ -272,9 +347,31 @@ class Matcher:
                 continue
             corrected = self._correct(stemmed)
             if is_english(written) and not _variants(stemmed, corrected):
-                corrected = stemmed
+                corrected = self._pair_typo(tokens[-1] if tokens else "", stemmed)
             tokens.append(corrected)
-        return tokens
+        return tuple(tokens)
+
+    def _pair_typo(self, before: str, word: str) -> str:
+        """An English word that is a typo only beside its neighbour: "reduction sever" is
+        "reduction server" because the knowledge base knows that pair and not the other."""
+        partners = self._pairs_after().get(before)
+        if not partners or len(word) < self.knobs.typo_min_length:
+            return word
+        found = process.extractOne(
+            word, partners, scorer=fuzz.ratio, processor=None, score_cutoff=self.knobs.pair_typo
+        )
+        return found[0] if found else word
+
+    def _pairs_after(self) -> dict[str, list[str]]:
+        """For each known word, the words that follow it in a known pair."""
+        if self._after is None:
+            after: dict[str, list[str]] = {}
+            for term in self._index.idf:
+                first, _, second = term.partition("_")
+                if second:
+                    after.setdefault(first, []).append(second)
+            self._after = after
+        return self._after
 
     # -- steps ---------------------------------------------------------------------------
 
@@ -282,21 +379,99 @@ class Matcher:
         self, question: str, *, traps: bool = True
     ) -> tuple[_Query, list[tuple[_Scored, float]], int | None]:
         """The query, candidates best first with their margins, and a named mix-up if any."""
-        tokens = self.tokens(question)
-        query = self._query(tokens)
+        text = clean(question[:2000]).lower()
+        tokens, excluded = self._excluding(text, self.tokens(question))
+        query = self._query(tokens, self._asked(text))
         scored = self._rank(query)
+        if excluded and any(s.index not in excluded for s in scored):
+            scored = [s for s in scored if s.index not in excluded]
+        compared = self._compared(text, tokens, scored)
+        if compared is not None:
+            top = scored[0].index
+            return query, _with_margins(compared, swapped=compared[0].index != top), None
+        scored, swapped = self._tie_break(query, scored)
+        scored = self._only_a_name(tokens, scored)
         named, name = self._named(question, tokens, scored) if traps else (None, set())
-        swapped = False
         if named is not None:
-            text = clean(question[:2000]).lower()
             challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
             top = scored[0].index
-            scored = self._answer_the_need(tokens, scored, named, name, margin)
-            swapped = scored[0].index != top
-            if scored[0].index == named or not self._mixed_up(named, scored[0].index):
+            scored = self._answer_the_need(tokens, scored, named, name, margin, challenge)
+            swapped = swapped or scored[0].index != top
+            # "You mention X, but …" only when the question proposes X: it challenges X, or
+            # asked about X and the need turned out to be another's
+            if scored[0].index == named or not (challenge or scored[0].index != top):
                 named = None
         return query, _with_margins(scored, swapped=swapped), named
+
+    def _tie_break(self, query: _Query, scored: list[_Scored]) -> tuple[list[_Scored], bool]:
+        """Look-alikes nearly tied at the top: the one whose watch-out cues the question uses
+        (weighted by rarity) goes first."""
+        if len(scored) < 2 or scored[0].rank - scored[1].rank > self.knobs.tie_margin:
+            return scored, False
+        first, second = scored[0].index, scored[1].index
+        mine, theirs = self._cue_terms(first, second), self._cue_terms(second, first)
+        if not mine and not theirs:
+            return scored, False
+        lead = sum(w for t, w in query.terms.items() if t in mine)
+        behind = sum(w for t, w in query.terms.items() if t in theirs)
+        if behind <= lead:
+            return scored, False
+        return [scored[1], scored[0], *scored[2:]], True
+
+    def _cue_terms(self, a: int, b: int) -> frozenset[str]:
+        """The words and word pairs of entry a's cues against entry b (its watch_out on b)."""
+        other = self._index.entries[b].id
+        cues = [c for w in self._index.entries[a].watch_out if w.id == other for c in w.cues]
+        found: set[str] = set()
+        for cue in cues:
+            said = self.tokens(cue)
+            found.update(said, pairs(said))
+        return frozenset(found)
+
+    def _only_a_name(self, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
+        """A question that is only an entry's name ("what does reduction server do?") is about
+        that entry, however often other entries mention the name."""
+        called = self._index.named(tokens)
+        if not called or len(called[1].split()) != len(tokens):
+            return scored
+        mine = [s for s in scored if s.index == called[0]]
+        return [*mine, *(s for s in scored if s.index != called[0])] if mine else scored
+
+    def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
+        """The entries a question's negated clauses name; their words stay in the question,
+        since "won't compile for TPU" still says what the need is about."""
+        clauses = negated_clauses(text) if _NEGATOR.search(text) else []
+        excluded = {i for c in clauses for i, _ in self._index.all_named(self.tokens(c))}
+        return tokens, excluded
+
+    def _compared(
+        self, text: str, tokens: list[str], scored: list[_Scored]
+    ) -> list[_Scored] | None:
+        """In "X or Y for Z" between two named entries, the one that serves Z best first."""
+        if not scored or not (sides := compared(text)):
+            return None
+        named: list[int] = []
+        names: set[str] = set()
+        for left, right in sides:
+            before = self._index.all_named(self.tokens(left)[-2:])
+            after = self._index.all_named(self.tokens(right)[:2])
+            if before and after and before[0][0] != after[0][0]:
+                named += [before[0][0], after[0][0]]
+                names.update(before[0][1].split() + after[0][1].split())
+        if len(named) < 2:
+            return None
+        need = self._query([t for t in tokens if t not in names])
+        if not need.terms:
+            return None
+        evidence = self._index.gather(need.terms, self.knobs.max_postings)
+        best = max(named, key=lambda i: evidence.get(i, 0.0))
+        if evidence.get(best, 0.0) <= 0:
+            return None
+        mine = [s for s in scored if s.index == best]
+        if not mine:
+            return None
+        return [mine[0], *(s for s in scored if s.index != best)]
 
     def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
         knobs = self.knobs
@@ -325,20 +500,29 @@ class Matcher:
                 best = candidate if best is None or candidate > best else best
         return best[2] if best else word
 
-    def _query(self, tokens: list[str]) -> _Query:
+    def _query(self, tokens: list[str], asked: frozenset[str] = frozenset()) -> _Query:
+        """The weighted terms of a question; words of what it finally asks (`asked`) weigh
+        `ask_weight` times more than the scenario before it."""
         index, knobs = self._index, self.knobs
         unknown_each = knobs.unknown_weight * index.max_idf
         terms: dict[str, float] = {}
         unknown = 0.0
         for token in dict.fromkeys(tokens):
             if token in index.idf:
-                terms[token] = index.idf[token]
+                terms[token] = index.idf[token] * (knobs.ask_weight if token in asked else 1.0)
             else:
                 unknown += unknown_each
         for pair in dict.fromkeys(pairs(tokens)):
             if pair in index.idf:
                 terms[pair] = knobs.pair_weight * index.idf[pair]
         return _Query(terms, sum(terms.values()), unknown, " ".join(tokens))
+
+    def _asked(self, text: str) -> frozenset[str]:
+        """The words of a question's last sentence, when a scenario comes before it."""
+        sentences = [s for s in _SENTENCE_END.split(text.strip()) if s.strip()]
+        if len(sentences) < 2 or self.knobs.ask_weight == 1.0:
+            return frozenset()
+        return frozenset(self.tokens(sentences[-1]))
 
     def _rank(self, query: _Query) -> list[_Scored]:
         if not query.terms:
@@ -360,27 +544,21 @@ class Matcher:
     def _phrases(self, shortlist: list[int], text: str) -> dict[int, float]:
         """Per entry, the mean rapidfuzz similarity of its `phrase_top` closest phrasings (0-1).
 
-        One rapidfuzz call scores the phrasings of the whole shortlist.
+        Remembered per (text, entry): one question ranks the same entries again when its need
+        or its plain reading is ranked, and token_set_ratio is most of a lookup's time.
         """
-        owners: list[int] = []
-        choices: list[str] = []
-        for i in shortlist:
-            owners += [i] * len(self._index.phrasings[i])
-            choices += self._index.phrasings[i]
-        best: dict[int, list[float]] = {i: [] for i in shortlist}
+        return {i: self._phrase(text, i) for i in shortlist}
+
+    def _phrase_of(self, text: str, i: int) -> float:
         found = process.extract(
             text,
-            choices,
+            self._index.phrasings[i],
             scorer=fuzz.token_set_ratio,
             processor=None,
             score_cutoff=0,
-            limit=None,
+            limit=self.knobs.phrase_top,
         )
-        top = self.knobs.phrase_top
-        for _, score, n in found:  # best first
-            if len(kept := best[owners[n]]) < top:
-                kept.append(score)
-        return {i: sum(s) / (100 * max(1, len(s))) for i, s in best.items()}
+        return sum(score for _, score, _ in found) / (100 * max(1, len(found)))
 
     def _confidence(self, candidate: _Scored, query: _Query, margin: float) -> int:
         features = self._features(candidate, margin, query)
@@ -440,9 +618,20 @@ class Matcher:
         return named, name  # an alias beside the top entry: reported, never swapped
 
     def _answer_the_need(
-        self, tokens: list[str], scored: list[_Scored], named: int, name: set[str], margin: float
+        self,
+        tokens: list[str],
+        scored: list[_Scored],
+        named: int,
+        name: set[str],
+        margin: float,
+        challenge: bool,
     ) -> list[_Scored]:
-        """Put first the entry that best serves the question minus the name, when it beats it."""
+        """Put first the entry that best serves the question minus the name, when it beats it.
+
+        The other entry is the named one's usual mix-up; or, when the question challenges the
+        name ("should we just run more trials so auditors can follow?"), any entry, provided the
+        named one barely serves the need (`trap_alien`).
+        """
         index, knobs = self._index, self.knobs
         need = self._query([t for t in tokens if t not in name])
         if not need.terms or scored[0].index != named:
@@ -453,7 +642,9 @@ class Matcher:
             return scored
         best = ranked[0].index
         if not self._mixed_up(named, best):
-            return scored
+            alien = gathered.get(named, 0.0) < knobs.trap_alien * need.known
+            if not (challenge and alien):
+                return scored
         own = gathered.get(named, 0.0) + margin * need.known
         serves = knobs.trap_min_need * need.known  # the other entry must itself answer the need
         if gathered.get(best, 0.0) <= max(own, serves):
@@ -489,7 +680,7 @@ def _other_area(question: str) -> str | None:
     """What a question is about when that is outside the exam: ML theory (proofs, history), or a
     non-ML Google Cloud area it names without any ML word."""
     said = raw_words(question[:2000].lower())
-    if THEORY_WORDS.intersection(said):
+    if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(question[:2000].lower()):
         return "ML theory beyond the exam"
     if ML_WORDS.intersection(said):
         return None

@@ -79,18 +79,25 @@ class QuestionBank:
     questions: tuple[Question, ...]
 
     _by_id: dict[str, Question] = field(init=False, repr=False, compare=False)
+    _main: dict[str, list[Question]] = field(init=False, repr=False, compare=False)
+    _rest: dict[str, list[Question]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {q.id: q for q in self.questions})
+        main: dict[str, list[Question]] = {}
+        rest: dict[str, list[Question]] = {}
+        for q in self.questions:  # every answer asks whether its entry has questions
+            for n, entry_id in enumerate(q.entries):
+                (main if n == 0 else rest).setdefault(entry_id, []).append(q)
+        object.__setattr__(self, "_main", main)
+        object.__setattr__(self, "_rest", rest)
 
     def get(self, question_id: str) -> Question | None:
         return self._by_id.get(question_id)
 
     def about(self, entry_id: str) -> tuple[Question, ...]:
         """Questions that exercise an entry, those whose main entry it is first."""
-        main = [q for q in self.questions if q.entries[:1] == (entry_id,)]
-        rest = [q for q in self.questions if entry_id in q.entries[1:]]
-        return tuple(main + rest)
+        return tuple(self._main.get(entry_id, []) + self._rest.get(entry_id, []))
 
     def __len__(self) -> int:
         return len(self.questions)

@@ -20,14 +20,18 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
+    NothingToReport,
+    Practiced,
     Put,
     ReadyShown,
+    ReportKept,
     Result,
     ScheduleRemoved,
     ScheduleSet,
@@ -42,12 +46,14 @@ from bot.matching import Lookup, Match
 from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
 from bot.mock_replies import render_mock
 from bot.plan import Plan
+from bot.practice import Choice, Practice
 from bot.quiz import Question
 from bot.readiness import NO_PASS_MARK, RANGE, TARGET, Readiness, SectionReadiness, Week
 from bot.schedule import Schedule
 from bot.standings import Board, Ranked, TeamStanding
 from bot.store import LOCAL_TEAM, Standing
-from bot.tutor import Graded, Stats
+from bot.store.flags import FlaggedItem
+from bot.tutor import Graded, Reported, Stats
 
 WELCOME = "Study Tutor. Ask me which Google Cloud service fits a need, or type quiz. (help, quit)"
 DONT_KNOW = "I don't know that one."
@@ -94,6 +100,24 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
     return lines
 
 
+def answer_summary(lookup: Lookup) -> list[str]:
+    """The short answer for Slack: the means, why, any status note and the exam section.
+
+    The mix-ups to watch and related entries wait behind "More" (`entry_lines`); the source is
+    added by the renderer (a link in Slack).
+    """
+    if lookup.best is None:
+        return dont_know_lines(lookup)
+    entry = lookup.best.entry
+    lines = []
+    if lookup.named is not None:
+        named = lookup.named.name
+        lines.append(f"You mention {named}, but for this need the usual answer is {entry.name}.")
+    lines += [f"{entry.means}  ({lookup.best.confidence}% sure)", entry.why]
+    note = status_line(entry)
+    return [*lines, *([note] if note else []), exam_section(entry.section)]
+
+
 def exam_section(section: str) -> str:
     """Where a topic sits on the exam: its section and its domain."""
     domain = DOMAINS.get(section.split(".")[0])
@@ -127,6 +151,54 @@ def dont_know_lines(lookup: Lookup) -> list[str]:
     lines = [DONT_KNOW + " Did you mean:"]
     lines += [f"  - {m.entry.name}" for m in lookup.alternatives]
     return lines
+
+
+PRACTICE_CHOICE = 90  # characters of a choice quoted back
+
+
+def practice_lines(practice: Practice) -> list[str]:
+    """A pasted practice question answered like a tutor: the choice that fits and why (citing
+    the entry), one line for each other choice; or "not sure" with the two closest."""
+    if practice.pick is None:
+        return _practice_unsure(practice)
+    pick, entry = practice.pick, practice.pick.entry
+    lines = [f"I'd pick {pick.letter}: {_quoted(pick.text)}  ({practice.confidence}% sure)"]
+    if entry is not None:
+        lines.append(f"Why: {entry.means}.")
+        lines.append(entry.why)
+    for choice in practice.choices:
+        if choice is not pick:
+            lines.append(f"Not {choice.letter}: {_why_not(choice, entry)}")
+    if entry is not None:
+        lines.append(exam_section(entry.section))
+        if entry.sources:
+            lines.append(f"Source: {entry.sources[0]}")
+    return lines
+
+
+def _practice_unsure(practice: Practice) -> list[str]:
+    first, second = practice.closest
+    lines = [f"I'm not sure about this one. It's between {first.letter} and {second.letter}:"]
+    for choice in (first, second):
+        about = f" ({choice.named.means})" if choice.named else ""
+        lines.append(f"  {choice.letter}. {_quoted(choice.text)}{about}")
+    lines.append("Check which one meets every constraint in the question.")
+    return lines
+
+
+def _why_not(choice: Choice, picked: Entry | None) -> str:
+    """One line on why a choice is not the one: what it is for instead."""
+    said = _quoted(choice.text)
+    if choice.named is None:
+        return f"{said} - nothing in my notes makes it fit this need."
+    if picked is not None and choice.named.id == picked.id:
+        return f"{said} - same topic ({picked.name}), but not what it advises here."
+    return f"{said} - that is {choice.named.name}, which fits a different need."
+
+
+def _quoted(text: str) -> str:
+    short = text if len(text) <= PRACTICE_CHOICE else text[: PRACTICE_CHOICE - 1].rstrip() + "…"
+    return f'"{short}"'
 
 
 REVIEW = "Review: you answered this one before and are due to see it again. Let's see if it stuck."
@@ -168,6 +240,8 @@ def feedback_lines(graded: Graded, *, hint: bool = False) -> list[str]:
     lines = [verdict(graded)]
     if graded.status in ("invalid", "refused", "already"):
         return lines
+    if graded.daily and not graded.correct and graded.status in ("recorded", "already"):
+        return [*lines, *_daily_wait(graded)]
     chosen, right = graded.choice, question.answer
     if chosen in question.letters:
         lines.append(f"{chosen.lower()}) {_explained(question, chosen)}")
@@ -185,6 +259,18 @@ def more_lines(question: Question, chosen: str) -> list[str]:
     others = [x for x in question.letters if x not in (chosen, question.answer)]
     lines = [f"{x.lower()}) {_explained(question, x)}" for x in others]
     return [*lines, f"Source: {question.source}"]
+
+
+# One spoiler policy for the daily question, everywhere: whoever answers learns at once whether
+# they were right and why their choice is right or wrong; the correct letter, the other choices
+# and the team's figures wait for the reveal when it closes, so nobody spoils it for the team.
+DAILY_WAITS = "The answer and how the team answered come when it closes."
+
+
+def _daily_wait(graded: Graded) -> list[str]:
+    chosen = graded.choice
+    said = [f"{chosen.lower()}) {_explained(graded.question, chosen)}"]
+    return [*said, DAILY_WAITS]
 
 
 def leaderboard_lines(
@@ -229,6 +315,7 @@ def _explained(question: Question, letter: str) -> str:
 # -- words for buttons and headings (Slack uses them; the terminal does not need them) ---------
 
 QUIZ_ME = "Quiz me on this"
+MORE = "More: mix-ups to watch"
 DID_YOU_MEAN = "Did you mean:"
 HOME_TITLE = "Study Tutor"
 YOUR_STATS = "Your progress"
@@ -300,7 +387,10 @@ def readable_time(stamp: str) -> str:
 
 
 def open_until(when: str) -> str:
-    return f"Open until {when}. Your answer is private until then."
+    return (
+        f"Open until {when}. Answer privately: you learn at once whether you were right; "
+        "the answer and the team's figures come when it closes."
+    )
 
 
 def daily_lines(question: Question, closes_at: str | None) -> list[str]:
@@ -413,19 +503,24 @@ def pass_lines(report: PassReport) -> list[str]:
 def daily_answered(choice: str, total: int) -> str:
     others = total - 1
     crowd = f" with {others} other{'s' if others != 1 else ''}" if others else ""
-    return f"You answered {choice.lower()}{crowd}; the full answer comes when it closes."
+    return f"You answered {choice.lower()}{crowd}. {DAILY_WAITS}"
 
 
 # -- rendering a conversation result ---------------------------------------------------------
 
 GOODBYE = "Bye! Keep your streak going."
+HELLO = (
+    "Hi! I'm Study Tutor, for the Google Cloud ML Engineer exam. Ask me which service fits a "
+    'need (e.g. "no-code training?"), type quiz for a question, or help for everything I do.'
+)
+YOU_ARE_WELCOME = "You're welcome! Ask another question, or type quiz to test yourself."
 NOT_ALLOWED = (
     "Sorry, only workspace admins and owners (or people listed in TUTOR_ADMINS) can do that. "
     "Ask one of them."
 )
 LOCAL_SCHEDULE = (
     "Schedules are for Slack channels. From a shell: tutor schedule add --channel C123 "
-    "--at 09:00 --tz Europe/Berlin --team T0123 (the workspace id)."
+    "--at 09:00 --tz Europe/Berlin (the workspace comes from SLACK_BOT_TOKEN)."
 )
 NO_GAPS = "No gaps recorded: every question so far was answered with confidence."
 
@@ -448,6 +543,8 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
     match result:
         case Answered(lookup=lookup, knowledge=knowledge):
             return answer_lines(lookup, knowledge.get)
+        case Practiced(practice=practice):
+            return practice_lines(practice)
         case Put(asked=asked):
             heading = [REVIEW] if asked.review else []
             return [*heading, *question_lines(asked.question), choice_prompt(asked.question)]
@@ -495,14 +592,22 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return plan_lines(plan)
         case ExamRemoved(removed=removed):
             return [exam_removed(removed)]
+        case ReportKept(reported=reported):
+            return [thanks(reported)]
+        case NothingToReport(said_nothing=said_nothing):
+            return [SAY_WHAT_IS_WRONG if said_nothing else NOTHING_TO_REPORT]
         case VersionShown(version=version):
             return [f"Study Tutor {version or 'unknown (not installed: run pip install -e .)'}"]
         case HelpShown(local=local):
             return help_lines(local=local)
+        case Hello(thanks=said_thanks):
+            return [YOU_ARE_WELCOME if said_thanks else HELLO]
         case Goodbye():
             return [GOODBYE]
         case MoreShown(question=question, chosen=chosen):
-            return more_lines(question, chosen) if question else [NOTHING_MORE]
+            if question is None:
+                return [NOTHING_MORE]
+            return [DAILY_WAITS] if result.waits else more_lines(question, chosen)
         case MockShown() | MockDone() | MockOffer() | MockDiscarded() | NoMock() | MockRefused():
             return render_mock(result)
     raise TypeError(f"no rendering for {type(result).__name__}")  # a new result needs one
@@ -653,3 +758,71 @@ def exam_removed(removed: bool) -> str:
     if removed:
         return "Removed your exam date. Set one again any time with exam YYYY-MM-DD."
     return "You had no exam date set, so nothing changed."
+
+
+# -- reports and ratings, for the curators ----------------------------------------------------
+
+REASON_NAMES = {
+    "wrong": "wrong answer key",
+    "outdated": "outdated",
+    "unclear": "unclear",
+    "other": "something else",
+}
+REPORT_PROBLEM = "Report a problem"
+HELPED = "👍 Helped"
+DID_NOT_HELP = "👎 Didn't help"
+REPORT_TITLE = "Report a problem"
+REPORT_WHAT = "What is wrong?"
+REPORT_COMMENT = "Tell the curators more (optional)"
+REPORT_SEND = "Send"
+NOTHING_TO_REPORT = (
+    "There is nothing to report yet: report works right after an answer or a question "
+    "(in Slack, use the Report a problem button under it)."
+)
+UNKNOWN_SUBJECT = "That question or answer is no longer in the tutor; there is nothing to report."
+SAY_WHAT_IS_WRONG = "Say what is wrong after report, e.g. report the answer should be b."
+NO_FLAGS = "No open flags: nobody has reported a problem with a question or an answer."
+
+
+def thanks(reported: Reported) -> str:
+    """The reporter's thanks: what was kept and what happens next."""
+    if reported.reason in ("up", "down"):
+        return "Thanks for the rating: it helps the curators see which answers work."
+    what = REASON_NAMES.get(reported.reason, reported.reason)
+    out = " It is out of the daily rotation until a curator checks it."
+    out = out if reported.withdrawn else ""
+    return f"Thanks! Your report on “{reported.name}” ({what}) is with the curators.{out}"
+
+
+def curator_lines(reported: Reported) -> list[str]:
+    """The note posted to the curators' channel (TUTOR_CURATOR_CHANNEL) for a new report."""
+    what = REASON_NAMES.get(reported.reason, reported.reason)
+    lines = [f"New report on {reported.kind} {reported.item} ({reported.name}): {what}."]
+    if reported.comment:
+        lines.append(f"Comment: {reported.comment}")
+    if reported.withdrawn:
+        lines.append(
+            f"It is out of the daily rotation; clear it with tutor flags clear {reported.item}"
+        )
+    return lines
+
+
+def flags_lines(items: list[FlaggedItem], name_of: Callable[[str, str], str]) -> list[str]:
+    """`tutor flags`: each flagged item, newest first, its reports with their comments."""
+    if not items:
+        return [NO_FLAGS]
+    lines: list[str] = []
+    for item in items:
+        counts = [f"{len(item.reports)} report{'s' if len(item.reports) != 1 else ''}"]
+        if item.ups or item.downs:
+            counts.append(f"👍 {item.ups} 👎 {item.downs}")
+        out = ", out of the daily rotation" if item.withdrawn else ""
+        lines.append(
+            f"{item.kind} {item.item}  {name_of(item.kind, item.item)}  "
+            f"({', '.join(counts)}{out}; last {readable_time(item.newest)})"
+        )
+        for flag in item.reports:
+            said = f": {flag.comment}" if flag.comment else ""
+            lines.append(f"  #{flag.id} {REASON_NAMES.get(flag.reason, flag.reason)}{said}")
+    lines.append("Clear an item once dealt with: tutor flags clear ID")
+    return lines

@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.content import DOMAINS, SECTIONS
 from bot.errors import TutorError
@@ -177,12 +177,12 @@ def make_schedule(
     match = _TIME.match(at)
     if not match:
         raise TutorError(f"'{at}' is not a time of day; write it as HH:MM, e.g. 09:00")
-    try:
-        ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
+    zone = canonical_zone(tz)
+    if zone is None:
         raise TutorError(
             f"'{tz}' is not a time zone; use an IANA name such as Europe/Berlin or America/New_York"
-        ) from None
+        )
+    tz = zone
     if window_hours is not None and not 1 <= window_hours <= 168:
         raise TutorError(f"the answer window must be 1 to 168 hours, got {window_hours}")
     schedule = Schedule(
@@ -197,6 +197,18 @@ def make_schedule(
     )
     schedule.trigger()  # the days were checked word by word; this is the final word
     return schedule
+
+
+def canonical_zone(tz: str) -> str | None:
+    """The IANA name as spelled in the zone database (`europe/berlin` → `Europe/Berlin`)."""
+    try:
+        ZoneInfo(tz)
+        exact = tz in available_timezones() or tz == "UTC"
+    except (ZoneInfoNotFoundError, ValueError):
+        exact = False
+    if exact:
+        return tz
+    return {zone.lower(): zone for zone in available_timezones()}.get(tz.strip().lower())
 
 
 def _day_part(word: str) -> str | None:

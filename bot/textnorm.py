@@ -121,10 +121,16 @@ def _suffixless(word: str) -> str:
 
 def raw_words(text: str) -> list[str]:
     """Lowercased words of cleaned text, abbreviations expanded, nothing dropped or stemmed."""
+    return list(_raw_words(text))
+
+
+@lru_cache(maxsize=4096)
+def _raw_words(text: str) -> tuple[str, ...]:
+    """Remembered: one question is read several times (traps, scope, everyday words)."""
     expanded: list[str] = []
     for word in _NOT_WORD.split(clean(text).lower()):
         expanded.extend(ABBREVIATIONS.get(word, word).split())
-    return [w for w in expanded if w]
+    return tuple(w for w in expanded if w)
 
 
 def words(text: str) -> list[str]:

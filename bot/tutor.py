@@ -16,10 +16,12 @@ from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
 from bot.plan import Plan, make_plan
+from bot.practice import Practice, solve
 from bot.quiz import Question, choose_question, normalize_choice
 from bot.readiness import Readiness, Week, estimate, weekly
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
+from bot.store.flags import FlagKind
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Graded:
     correct: bool
     status: GradeStatus  # refused: not this learner's to answer, or not from here
     entries: tuple[Entry, ...] = ()  # what to read next, when the answer was wrong
+    daily: bool = False  # a team's daily question: the correct letter waits for the reveal
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,18 @@ class Stats:
     @property
     def accuracy(self) -> float:
         return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A learner's report or rating, kept for the curators (`tutor flags`)."""
+
+    kind: FlagKind  # question | entry (an answer)
+    item: str
+    name: str  # how people know it: the entry's name, the question's opening words
+    reason: str  # wrong | outdated | unclear | other, or up | down for a rating
+    comment: str = ""
+    withdrawn: bool = False  # the question is now out of the daily rotation
 
 
 class Tutor:
@@ -98,6 +113,10 @@ class Tutor:
                     now=now,
                 )
         return lookup
+
+    def practice(self, text: str) -> Practice | None:
+        """Read a pasted exam-style question: which choice fits, or the two closest."""
+        return solve(self.matcher, text)
 
     def unsure(self, lookup: Lookup) -> bool:
         """No answer, or one close to the threshold: worth offering "did you mean"."""
@@ -209,13 +228,48 @@ class Tutor:
         )
         if not recorded:
             first = self.store.answer_of(post.id, user) or letter
-            return Graded(question, first, first == question.answer, "already")
+            daily = post.kind == "daily"
+            return Graded(question, first, first == question.answer, "already", daily=daily)
         to_read = () if correct else self._entries(question)
-        return Graded(question, letter, correct, "recorded", to_read)
+        return Graded(question, letter, correct, "recorded", to_read, daily=post.kind == "daily")
 
     def _entries(self, question: Question) -> tuple[Entry, ...]:
         found = (self.catalog.knowledge.get(e) for e in question.entries)
         return tuple(e for e in found if e is not None)
+
+    # -- reports for the curators ---------------------------------------------------------
+
+    def report(
+        self,
+        *,
+        team: str,
+        user: str,
+        kind: FlagKind,
+        item: str,
+        reason: str,
+        now: dt.datetime,
+        comment: str = "",
+    ) -> Reported | None:
+        """Keep a report ("the answer key is wrong") or a rating (up/down); None: unknown item."""
+        name = self.subject_name(kind, item)
+        if name is None:
+            return None
+        self.store.add_flag(
+            team=team, kind=kind, item=item, reason=reason, reporter=user, comment=comment, now=now
+        )
+        out = kind == "question" and item in self.store.withdrawn_questions()
+        return Reported(kind, item, name, reason, comment.strip(), out)
+
+    def subject_name(self, kind: str, item: str) -> str | None:
+        """An entry's name or a question's opening words; None when there is no such item."""
+        if kind == "entry":
+            entry = self.catalog.knowledge.get(item)
+            return entry.name if entry else None
+        question = self.catalog.questions.get(item) if kind == "question" else None
+        if question is None:
+            return None
+        words = question.question
+        return words if len(words) <= 60 else words[:59].rsplit(" ", 1)[0] + "…"
 
     # -- progress -------------------------------------------------------------------------
 

@@ -598,6 +598,40 @@ class SlackRequests:
             {"payload": json.dumps(payload)}
         ), "application/x-www-form-urlencoded"
 
+    def view_submission(
+        self, view: dict, values: dict, *, user: str = STUDENT, team: str = TEAM
+    ) -> tuple[str, str]:
+        """A modal submitted: `view` as the bot opened it, `values` as the person left its inputs
+        (`{block_id: {action_id: {...}}}`), with the fields Slack adds to the view."""
+        sent_view = {
+            **view,
+            "id": f"V0{next(_ids):08d}",
+            "team_id": team,
+            "state": {"values": values},
+            "hash": f"{next(_ids)}.abc",
+            "previous_view_id": None,
+            "root_view_id": f"V0{next(_ids):08d}",
+            "app_id": APP_ID,
+            "external_id": "",
+            "app_installed_team_id": team,
+            "bot_id": BOT_ID,
+        }
+        payload = {
+            "type": "view_submission",
+            "team": {"id": team, "domain": "study"},
+            "user": {"id": user, "username": "student", "name": "student", "team_id": team},
+            "api_app_id": APP_ID,
+            "token": "legacy-verification-token",
+            "trigger_id": f"{next(_ids)}.1.abc",
+            "view": sent_view,
+            "response_urls": [],
+            "is_enterprise_install": False,
+            "enterprise": None,
+        }
+        return urllib.parse.urlencode(
+            {"payload": json.dumps(payload)}
+        ), "application/x-www-form-urlencoded"
+
     def event(self, event: dict, *, event_id: str | None = None) -> tuple[str, str]:
         envelope = {
             "token": "legacy-verification-token",
@@ -772,6 +806,7 @@ def start(
     content: Path | None = None,
     workers: int = 2,
     within: float = 60,
+    env: dict[str, str] | None = None,
 ) -> Server:
     """Start `tutor serve` and wait (polling /healthz, with a deadline) until it answers.
 
@@ -781,19 +816,20 @@ def start(
     port, db, log = free_port(), tmp / "tutor.db", tmp / "serve.log"
     if api_url is None:  # Slack unreachable: a loopback port nobody listens on
         api_url = f"http://127.0.0.1:{free_port()}/"
-    env = slack_env(
+    settings = slack_env(
         SLACK_BOT_TOKEN=BOT_TOKEN,
         SLACK_SIGNING_SECRET=SIGNING_SECRET,
         SLACK_API_URL=api_url,
         TUTOR_DB=str(db),
         WEB_CONCURRENCY=str(workers),
         **({"TUTOR_CONTENT": str(content)} if content else {}),
+        **(env or {}),
     )
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "bot", "serve", "--port", str(port)],
             cwd=ROOT,
-            env=env,
+            env=settings,
             stdout=out,
             stderr=out,
             start_new_session=True,

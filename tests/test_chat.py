@@ -80,3 +80,48 @@ def test_long_lines_wrap_with_their_indent():
     assert all(len(part) <= 40 for part in folded)
     assert all(part.startswith("      ") for part in folded[1:])
     assert " ".join(p.strip() for p in folded) == line.strip()
+
+
+def test_answers_in_words_answer_the_open_quiz(tutor, now):
+    """With a quiz open, "i think its b" answers it; "option b" after that says it counted once."""
+    chat(tutor, now, "quiz\n")
+    letter = tutor.pending(team="local", user="ana").question.answer.lower()
+    out = chat(tutor, now, f"i think its {letter}\nwhich option is best for streaming?\n")
+    assert out.count("Correct!") == 1 and "There is no open question" not in out
+
+
+def test_the_default_database_is_in_the_data_folder_whatever_the_working_folder(tmp_path):
+    """Without TUTOR_DB, two chats from two folders share one file under $XDG_DATA_HOME."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TUTOR_", "SLACK_"))}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "chat", "--user", "ana"],
+            input="quiz\na\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path / folder,
+            env={**env, "PYTHONPATH": str(SHIPPED_ROOT)},
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert not (tmp_path / folder / "tutor.db").exists()
+    stats = subprocess.run(
+        [sys.executable, "-m", "bot", "stats", "--user", "ana"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(SHIPPED_ROOT)},
+        timeout=120,
+        check=False,
+    )
+    assert "  Answered 2," in stats.stdout, stats.stdout + stats.stderr
+    assert (tmp_path / "data" / "study-tutor" / "tutor.db").is_file()
+
+
+def test_piped_output_is_plain_text(tutor, now):
+    """Piped, the chat never styles: no terminal escape codes in its output."""
+    out = chat(tutor, now, "which service for no-code training\nquiz\na\nhelp\n")
+    assert "AutoML on Vertex AI" in out and "\x1b" not in out

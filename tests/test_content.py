@@ -10,6 +10,7 @@ import pytest
 
 from bot.catalog import check_content, load_catalog
 from bot.errors import ContentError
+from bot.knowledge import read_knowledge
 from tests.conftest import MINI_KNOWLEDGE, MINI_QUIZ, write_content
 
 
@@ -143,3 +144,29 @@ def test_check_summary_on_valid_content(content_root):
     assert result.stdout.strip().splitlines() == [
         "OK: 3 knowledge entries and 3 questions in sections 3.2; no problems."
     ]
+
+
+@pytest.mark.parametrize(
+    ("cues", "message"),
+    [
+        ("[custom ops, medium-sized]", None),
+        ("custom ops", "'cues' must be a list of short phrases"),
+        ("[ok, '']", "'cues' must be a list of short phrases"),
+        (f"[{'x' * 41}]", "is over 40 characters"),
+    ],
+)
+def test_watch_out_cues_are_short_phrases(tmp_path, cues, message):
+    """A watch_out's optional cues load as a tuple; anything else is named with its file."""
+    text = MINI_KNOWLEDGE.replace(
+        "note: Custom training runs your own code; AutoML needs none.",
+        f"note: Custom training runs your own code; AutoML needs none.\n        cues: {cues}",
+    )
+    assert text != MINI_KNOWLEDGE
+    folder = write_content(tmp_path, knowledge=text) / "knowledge"
+    knowledge, problems = read_knowledge(folder)
+    if message is None:
+        assert problems == []
+        (watch,) = knowledge.get("automl").watch_out
+        assert watch.cues == ("custom ops", "medium-sized")
+    else:
+        assert any(message in p.message for p in problems)

@@ -6,8 +6,8 @@ import datetime as dt
 from importlib import metadata
 
 import pytest
-import yaml
 
+from bot import replies
 from bot.conversation import (
     HANDLERS,
     USAGE,
@@ -18,6 +18,7 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     NoDaily,
@@ -123,21 +124,32 @@ def test_a_command_word_inside_a_question_leaves_it_a_question(text):
     assert parse(text) == Command(Verb.ASK, text)
 
 
-def _eval_questions() -> list[str]:
-    """Every question of every evaluation set (read whole, never looked at one by one)."""
+def _eval_cases():
+    """Every case of every evaluation set (read whole, never looked at one by one)."""
     paths = sorted((SHIPPED_ROOT / "tests" / "eval").glob("*.yaml"))
-    practice = [p for p in paths if p.name.startswith("practice_")]
-    learner = [case.question for case in read_cases(p for p in paths if p not in practice)]
-    stems = [item["stem"] for path in practice for item in yaml.safe_load(path.read_text())]
-    return learner + stems
+    return read_cases(paths)
 
 
 def test_no_evaluation_question_parses_as_a_command():
-    """Over every evaluation set: a question is never taken for a command."""
-    questions = _eval_questions()
-    assert len(questions) > 500
-    commands = [q for q in questions if parse(q).verb is not Verb.ASK]
-    assert commands == []
+    """Over every evaluation set: a question is never taken for a command; a pasted practice
+    item (stem and lettered choices) is a practice question, and nothing else is. Small talk
+    ("thanks!") may get its short reply, but only where the set expects no answer at all."""
+    cases = _eval_cases()
+    assert len(cases) > 500
+    wrong = [
+        c.question
+        for c in cases
+        if parse(c.question).verb is not (Verb.PRACTICE if c.key else Verb.ASK)
+        and not (parse(c.question).verb is Verb.HELLO and c.expect is None)
+    ]
+    assert wrong == []
+
+
+def test_a_practice_stem_without_its_choices_is_a_question():
+    """A practice item's stem alone (no choices pasted) is answered as a question."""
+    stems = [c.question.split("\n")[0] for c in _eval_cases() if c.key]
+    assert stems
+    assert [s for s in stems if parse(s).verb is not Verb.ASK] == []
 
 
 def test_every_verb_has_a_handler_and_a_line_in_the_help():
@@ -145,7 +157,9 @@ def test_every_verb_has_a_handler_and_a_line_in_the_help():
     assert set(HANDLERS) == set(Verb)
     documented = " ".join(usage for usage, _ in USAGE)
     missing = [
-        v for v in Verb if v not in (Verb.ANSWER, Verb.ASK, Verb.QUIT) and v.value not in documented
+        v
+        for v in Verb
+        if v not in (Verb.ANSWER, Verb.ASK, Verb.QUIT, Verb.HELLO) and v.value not in documented
     ]
     assert missing == []
 
@@ -362,3 +376,68 @@ def test_daily_leaderboard_is_the_daily_board_and_the_chat_has_its_own_schedule(
     local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
     shown = handle(tutor, parse("schedule"), local, now)
     assert isinstance(shown, ScheduleShown) and shown.schedule.team == LOCAL_TEAM
+
+
+# -- small talk and answers in words ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("i think its d", "d"),
+        ("I think it's D", "d"),
+        ("answer b", "b"),
+        ("option b", "b"),
+        ("Option B.", "b"),
+        ("my answer is c", "c"),
+        ("the answer is a!", "a"),
+        ("maybe b", "b"),
+        ("going with 2", "2"),
+        ("c)", "c"),
+        ("(b)", "b"),
+        ("B.", "b"),
+        ("4", "4"),
+    ],
+)
+def test_answers_in_words(text, letter):
+    """The ways people answer a quiz in words are answers, with their letter."""
+    assert parse(text) == Command(Verb.ANSWER, letter)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "which option is best for streaming?",
+        "answer the question about bigquery",
+        "I think BigQuery ML is the answer",
+        "option pricing models on vertex",
+        "is a TPU faster?",
+        "hi, how do I train without code?",
+        "thanks to dropout my model generalises, is that right?",
+        "what can you do with BigQuery ML",
+    ],
+)
+def test_questions_with_answer_or_greeting_words_stay_questions(text):
+    """A question that merely contains "option", "answer", "hi" or "thanks" is a question."""
+    assert parse(text) == Command(Verb.ASK, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "thanks"),
+    [
+        ("hi", False),
+        ("Hello there!", False),
+        ("good morning 👋", False),
+        ("what can you do?", False),
+        ("thx 🙏", True),
+        ("thanks a lot!", True),
+        ("Thank you", True),
+        ("ok 👍", True),
+    ],
+)
+def test_greetings_and_thanks_get_a_short_pointer(tutor, now, text, thanks):
+    """Greetings and thanks are answered briefly, pointing at what the tutor does."""
+    result = handle(tutor, parse(text), Place("T1", "U1", "C1"), now)
+    assert result == Hello(thanks=thanks)
+    (said,) = replies.render(result)
+    assert "quiz" in said and len(said) < 200

@@ -54,3 +54,20 @@ def test_a_private_quiz_taken_later_gets_the_letter(tmp_path):
         "select p.kind from answers a join posts p on p.id = a.post_id"
     ).fetchall()
     assert kinds == [("private",)]
+
+
+def test_the_chat_keeps_the_same_spoiler_policy_as_slack(tmp_path):
+    """A wrong daily answer: why it is wrong at once; the answer only with tomorrow's reveal.
+    The words say so before answering, after, and when asked again."""
+    tutor = make_daily(tmp_path).tutor
+    shown = respond(tutor, "daily", user="ana", now=MORNING)
+    assert "the answer and the team's figures come when it closes" in shown[-2]
+    said = respond(tutor, "option c", user="ana", now=MORNING)
+    assert said[0] == "Not quite." and said[1].startswith("c) Option charlie: Charlie is wrong")
+    text = "\n".join(said)
+    assert "Bravo" not in text and "Answer:" not in text and "come when it closes" in said[-1]
+    again = respond(tutor, "daily", user="ana", now=MORNING)
+    assert again[-1] == "You answered c. The answer and how the team answered come when it closes."
+    assert respond(tutor, "quiz", user="bo", now=MORNING)
+    wrong = respond(tutor, "a", user="bo", now=MORNING)
+    assert any(line.startswith("Answer: b)") for line in wrong)  # a private quiz tells at once

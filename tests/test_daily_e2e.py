@@ -200,6 +200,20 @@ def test_signed_click_to_tutor_serve_shows_on_the_leaderboard(served, stub):
     ]
 
 
+def test_a_wrong_daily_click_learns_why_but_not_the_answer_before_the_reveal(served, stub):
+    """One spoiler policy: a wrong click hears it is wrong and why, never the right letter, and
+    gets a Report a problem button; the answer waits for the reveal."""
+    _, _, slack, post_id = served
+    sent = slack.post(slack.action("answer_c", f"{post_id}:C", user="U0WRONG002", channel="C123"))
+    assert sent.status == 200
+    (feedback,) = stub.wait_for("webhook/", 1)
+    text = feedback.body["text"]
+    assert text.startswith("Not quite.\nc) Option charlie: Charlie is wrong")
+    assert "Bravo" not in feedback.text() and "Answer:" not in text and "b)" not in text
+    assert "The answer and how the team answered come when it closes." in text
+    assert "report_open" in feedback.text()
+
+
 def test_hundred_concurrent_clicks_through_serve_give_hundred_answers(served, stub):
     """100 users click one post at once through the real click path: 100 rows, none doubled."""
     tutor, server, slack, post_id = served

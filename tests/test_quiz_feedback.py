@@ -76,10 +76,11 @@ def test_feedback_is_short_with_read_next_and_more_buttons(catalog, tutor):
     assert question.explanations["A"] in text  # the answer, and why
     assert question.explanations["C"] not in text and question.explanations["D"] not in text
     assert "Source:" not in text
-    read, more = buttons(message)
+    read, more, report = buttons(message)
     assert (read["action_id"], read["value"]) == ("show_entry_0", "vertex-custom-training")
     assert read["text"]["text"] == "Read: Vertex AI custom training"
     assert (more["action_id"], more["value"]) == (blocks.QUIZ_MORE, "9")
+    assert (report["action_id"], report["value"]) == (blocks.REPORT, "question:q-own-code")
 
 
 def test_already_answered_is_one_short_line(catalog):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 
 import pytest
@@ -18,15 +19,19 @@ from bot.conversation import (
     GapsShown,
     Goodbye,
     Grade,
+    Hello,
     HelpShown,
     Invalid,
     MoreShown,
     NoDaily,
     NoOpenQuestion,
     NotHere,
+    NothingToReport,
     Place,
+    Practiced,
     Put,
     ReadyShown,
+    ReportKept,
     Result,
     ScheduleRemoved,
     ScheduleSet,
@@ -42,11 +47,19 @@ from bot.schedule import make_schedule
 from bot.slack import blocks, handlers
 from bot.store import LOCAL_TEAM
 
+PASTED = (
+    "A team with no ML experience must train an image classifier on labelled photos with as "
+    "little code as possible. What should they use?\nA. AutoML\nB. A custom TensorFlow job"
+    "\nC. <!channel> a Dataproc cluster\nD. Cloud Functions"
+)
+
 
 def samples(tutor, now) -> dict[type, list]:
     """At least one real instance of every result type, made by the core itself where it can."""
     here = Place("T1", "U1", "C1", False, lambda: True)
     local = Place(LOCAL_TEAM, "ana", "chat-daily", True, lambda: True)
+    reporting = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("question", "q-no-code"))
+    reporting_entry = Place(LOCAL_TEAM, "ana", "chat-daily", True, recent=("entry", "automl"))
 
     def said(line: str, where: Place = here):
         return handle(tutor, parse(line), where, now)
@@ -55,6 +68,8 @@ def samples(tutor, now) -> dict[type, list]:
     graded = said(put.asked.question.answer)
     more = said("more")
     schedule = make_schedule(team="T1", channel="C1", at="09:00", tz="Europe/Berlin")
+    practiced = said(PASTED)
+    unsure = dataclasses.replace(practiced.practice, pick=None)
     no_open = said("b")  # before the mock: a letter then answers the mock's question
     mock = said("mock 3 timed")
     offer = said("mock")
@@ -62,6 +77,7 @@ def samples(tutor, now) -> dict[type, list]:
     said("mock 3")
     return {
         Answered: [said("which service for no-code training"), said("zzqx wibble")],
+        Practiced: [practiced, Practiced(unsure, PASTED)],
         Put: [put],
         Grade: [graded, Grade(None)],
         NoOpenQuestion: [no_open],
@@ -90,6 +106,12 @@ def samples(tutor, now) -> dict[type, list]:
         MockDiscarded: [said("mock discard")],
         NoMock: [said("mock resume")],
         MockRefused: [said("mock 99"), MockRefused("stale"), MockRefused("over")],
+        Hello: [said("hi"), said("thx 🙏")],
+        ReportKept: [
+            handle(tutor, parse("report the key is wrong"), reporting, now),
+            handle(tutor, parse("report renamed"), reporting_entry, now),
+        ],
+        NothingToReport: [said("report it is wrong"), said("report", reporting)],
     }
 
 

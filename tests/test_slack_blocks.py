@@ -63,8 +63,8 @@ def echo(shown: list[dict]) -> dict:
     return context
 
 
-def test_answer_shows_means_why_watch_out_source_and_quiz_button(catalog):
-    """A confident answer: the means in bold, why, the watch-out, the source, "quiz me on this"."""
+def test_answer_is_short_with_a_link_and_more_behind_a_button(catalog):
+    """A confident answer: the means in bold, why, a clickable source; mix-ups behind "More"."""
     automl = catalog.knowledge.get("automl")
     lookup = Lookup("no code", Match(automl, 95), ())
     message = blocks.answer(
@@ -73,10 +73,73 @@ def test_answer_shows_means_why_watch_out_source_and_quiz_button(catalog):
     shown = valid(message)
     text = everything(message)
     assert shown[0]["text"]["text"].startswith("*AutoML on Vertex AI")
-    assert automl.why in text and "Don't confuse with Vertex AI custom training" in text
-    assert automl.sources[0] in text and "You asked: no code" in text
+    assert automl.why in text and "Don't confuse with" not in text
+    url = automl.sources[0]
+    assert f"<{url}|cloud.google.com/vertex-ai/docs/beginner/beginners-guide>" in text
+    assert "You asked: no code" in text and len(message.text.split("\n")) <= 4
+    (feedback,) = [b for b in shown if b.get("block_id") == "answer_feedback"]
+    assert [(b["action_id"], b["value"]) for b in feedback["elements"]] == [
+        (blocks.MORE, "automl"),
+        ("rate_up", "automl"),
+        ("rate_down", "automl"),
+        (blocks.REPORT, "entry:automl"),
+    ]
+    assert all(blocks.RATE.match(b["action_id"]) for b in feedback["elements"][1:3])
     buttons = shown[-1]["elements"]
     assert [(b["action_id"], b["value"]) for b in buttons] == [(blocks.QUIZ_ON_ENTRY, "automl")]
+
+
+def test_an_entry_without_mix_ups_has_no_more_button(catalog):
+    """Nothing behind "More": no More button, still 👍/👎 and Report a problem."""
+    lookup = Lookup("oom", Match(catalog.knowledge.get("oom-batch-size"), 95), ())
+    message = blocks.answer(lookup, catalog.knowledge.get, asked="", unsure=False, quizzable=False)
+    (feedback,) = [b for b in valid(message) if b.get("block_id") == "answer_feedback"]
+    assert [b["action_id"] for b in feedback["elements"]] == ["rate_up", "rate_down", blocks.REPORT]
+
+
+def test_dont_know_has_no_rating_or_report(catalog):
+    """Nothing was answered, so there is nothing to rate or report."""
+    message = blocks.answer(
+        Lookup("hm", None, ()), catalog.knowledge.get, asked="hm", unsure=True, quizzable=False
+    )
+    assert all(b.get("block_id") != "answer_feedback" for b in valid(message))
+
+
+def test_feedback_has_a_report_button_and_the_modal_is_valid(catalog):
+    """Quiz feedback offers Report a problem; the modal is a valid view naming the question."""
+    question = catalog.questions.get("q-no-code")
+    message = blocks.feedback(Graded(question, "A", False, "recorded"))
+    (button,) = valid(message)[-1]["elements"]
+    assert (button["action_id"], button["value"]) == (blocks.REPORT, "question:q-no-code")
+    assert blocks.read_subject(button["value"]) == ("question", "q-no-code")
+    modal = blocks.report_modal(button["value"], "A <b> & c")
+    View(**modal).validate_json()
+    assert modal["private_metadata"] == "question:q-no-code" and "A &lt;b&gt; &amp; c" in str(modal)
+    thanks = blocks.report_thanks("Thanks!")
+    View(**thanks).validate_json()
+
+
+@pytest.mark.parametrize("value", ["", "question:", "user:U1", "entry", "answer:automl"])
+def test_report_values_that_are_not_ours_are_refused(value):
+    """A report button value that is not ours reads as None."""
+    assert blocks.read_subject(value) is None
+
+
+def test_submitted_report_is_read_from_the_view_state():
+    """The reason and comment come from the modal's state; an unknown reason is "other"."""
+    view = {
+        "state": {
+            "values": {
+                "what": {"what": {"type": "radio_buttons", "selected_option": {"value": "wrong"}}},
+                "comment": {"comment": {"type": "plain_text_input", "value": "B is right"}},
+            }
+        }
+    }
+    assert blocks.read_report(view) == ("wrong", "B is right")
+    view["state"]["values"]["what"]["what"]["selected_option"] = {"value": "drop table"}
+    view["state"]["values"]["comment"]["comment"]["value"] = None
+    assert blocks.read_report(view) == ("other", "")
+    assert blocks.read_report({}) == ("other", "")
 
 
 def test_unsure_answer_offers_did_you_mean_buttons(catalog):
@@ -239,3 +302,15 @@ def test_home_view_is_a_valid_home_view(rows):
     assert View(**view).to_dict()["type"] == "home"
     assert len(view["blocks"]) <= 100
     assert all(b is not None for b in Block.parse_all(view["blocks"]))
+
+
+def test_an_entry_shown_from_did_you_mean_links_its_source(catalog):
+    """The whole entry (mix-ups included) ends with a clickable link to its source."""
+    automl = catalog.knowledge.get("automl")
+    message = blocks.entry(automl, catalog.knowledge.get, quizzable=False)
+    shown = valid(message)
+    text = everything(message)
+    assert "Don't confuse with Vertex AI custom training" in text
+    url = automl.sources[0]
+    assert shown[-1]["text"]["text"] == f"Source: {blocks.link(url)}"
+    assert blocks.link(url).startswith(f"<{url}|") and text.count(url) == 2  # link and fallback

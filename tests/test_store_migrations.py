@@ -26,6 +26,7 @@ NOW_ALL = [
     "m005_tallies_and_covering_indexes",
     "m006_cards_and_exam_dates",
     "m007_mock_exams",
+    "m008_flags",
 ]
 THEN = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 

@@ -10,13 +10,24 @@ refreshed after answers by a debounced refresher of its own, so feedback never w
 from __future__ import annotations
 
 import datetime as dt
+import logging
 
 from slack_bolt import App
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 
 from bot.config import Settings
 from bot.slack import handlers, mock_handlers
-from bot.slack.blocks import ANSWER, QUIZ_MORE, QUIZ_ON_ENTRY, SHOW_ENTRY
+from bot.slack.blocks import (
+    ANSWER,
+    MORE,
+    QUIZ_MORE,
+    QUIZ_ON_ENTRY,
+    RATE,
+    REPORT,
+    REPORT_VIEW,
+    SHOW_ENTRY,
+)
 from bot.slack.client import web_client
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
@@ -41,6 +52,7 @@ def create_app(
     that needs them, so a server whose Slack is unreachable at start still boots (`SlackLink`).
     """
     after_ack = BoundedExecutor()  # bounded threads and queue: bot.slack.followup
+    quiet_token_notice()
     app = App(
         client=client or web_client(settings),
         signing_secret=settings.signing_secret,
@@ -54,10 +66,31 @@ def create_app(
         handlers.refresh_home(web, services, team=team, user=user)
 
     homes = HomeRefresher(refresh, busy=after_ack.busy)  # feedback goes first
-    services = Services(tutor, clock, DisplayNames(app.client), settings.admins, homes=homes)
+    services = Services(
+        tutor,
+        clock,
+        DisplayNames(app.client),
+        settings.admins,
+        homes=homes,
+        curator_channel=settings.curator_channel,
+    )
     register(app, services)
     tutor.matcher  # noqa: B018 - built now, not while the first /tutor question waits
     return app
+
+
+class _TokenNotice(logging.Filter):
+    """bolt reads SLACK_BOT_TOKEN itself and, since we hand it a client made from that same
+    token, warns that the token is unused: true, harmless, and it looks like a misconfiguration."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+def quiet_token_notice() -> None:
+    bolt = logging.getLogger("slack_bolt.App")
+    if not any(isinstance(f, _TokenNotice) for f in bolt.filters):
+        bolt.addFilter(_TokenNotice())
 
 
 def register(app: App, services: Services) -> None:
@@ -103,3 +136,9 @@ def register(app: App, services: Services) -> None:
         )
     app.action(QUIZ_ON_ENTRY)(ack=later, lazy=[guarded(handlers.quiz_on_entry)])
     app.action(QUIZ_MORE)(ack=later, lazy=[guarded(handlers.quiz_more)])
+    app.action(MORE)(ack=later, lazy=[guarded(handlers.show_entry)])
+
+    # Reports and ratings are kept before the ack too; the thanks and the curators' note follow.
+    app.action(RATE)(ack=handlers.rate_click, lazy=[guarded(handlers.rate_thanks)])
+    app.action(REPORT)(ack=later, lazy=[guarded(handlers.open_report)])
+    app.view(REPORT_VIEW)(ack=handlers.report_submit, lazy=[guarded(handlers.tell_curators)])

@@ -37,6 +37,7 @@ from bot.quiz import Question
 from bot.slack.text import clip, escape, mention, without_bidi
 from bot.standings import Board, TeamsBoard
 from bot.store import Post
+from bot.store.flags import COMMENT_LIMIT, FlagKind
 from bot.tutor import Graded, Stats
 
 # Action ids. A family of buttons shares one regex, so one listener serves them all.
@@ -44,6 +45,12 @@ ANSWER = re.compile(r"^answer_[a-e]$")  # one button per choice; value "<post id
 SHOW_ENTRY = re.compile(r"^show_entry_\d+$")  # "did you mean" buttons; value = entry id
 QUIZ_ON_ENTRY = "quiz_on_entry"  # "quiz me on this"; value = entry id
 QUIZ_MORE = "quiz_more"  # the rest of an answered question's feedback; value = post id
+MORE = "answer_more"  # the whole entry (its mix-ups to watch); value = entry id
+RATE = re.compile(r"^rate_(up|down)$")  # 👍/👎 on an answer; value = entry id
+REPORT = "report_open"  # opens the report modal; value = "question:<id>" or "entry:<id>"
+REPORT_VIEW = "report_problem"  # the modal's callback id; private_metadata = the same value
+REPORT_WHAT = "what"  # the modal's block and action id for the reason
+REPORT_COMMENT = "comment"  # ... and for the comment
 
 SECTION_TEXT = 3000  # Slack's limit for a section's text
 BUTTON_TEXT = 75  # Slack's limit for a button label
@@ -69,12 +76,27 @@ class Message:
 
 
 def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable: bool) -> Message:
-    """An answer (or "I don't know"), the question echoed, and the buttons that follow from it."""
-    lines = replies.answer_lines(lookup, kb_get)
-    blocks = _sections(lines, bold_first=lookup.best is not None)
+    """An answer (or "I don't know"), the question echoed, and the buttons that follow from it.
+
+    A confident answer is short: the means, why and a link to the source; the mix-ups to watch
+    wait behind "More", beside 👍/👎 and "Report a problem".
+    """
+    best = lookup.best
+    if best is None:
+        lines = replies.answer_lines(lookup, kb_get)
+        blocks = _sections(lines, bold_first=False)
+    else:
+        lines = replies.answer_summary(lookup)
+        blocks = _sections(lines, bold_first=True)
+        if best.entry.sources:
+            url = best.entry.sources[0]
+            lines.append(f"Source: {url}")
+            blocks.append(_section(f"Source: {link(url)}"))
     shown = without_bidi(asked).strip()
     if shown:
         blocks.append(_echo(shown))
+    if best is not None:
+        blocks.append(_answer_feedback(best.entry))
     buttons = []
     if lookup.best is not None and quizzable:
         buttons.append(_button(replies.QUIZ_ME, QUIZ_ON_ENTRY, lookup.best.entry.id))
@@ -88,10 +110,33 @@ def answer(lookup: Lookup, kb_get: KbGet, *, asked: str, unsure: bool, quizzable
     return Message(_fallback(lines), blocks)
 
 
+def _answer_feedback(shown: Entry) -> dict:
+    """More, 👍, 👎 and Report a problem under an answer."""
+    more = [_button(replies.MORE, MORE, shown.id)] if shown.watch_out else []
+    elements = [
+        *more,
+        _button(replies.HELPED, "rate_up", shown.id),
+        _button(replies.DID_NOT_HELP, "rate_down", shown.id),
+        _button(replies.REPORT_PROBLEM, REPORT, subject_value("entry", shown.id)),
+    ]
+    return {"type": "actions", "block_id": "answer_feedback", "elements": elements}
+
+
+def link(url: str) -> str:
+    """A clickable link labelled with the address without its scheme, or only its host when
+    that is long (escaped, as Slack asks)."""
+    label = url.split("://", 1)[-1].removeprefix("www.")
+    label = label if len(label) <= 70 else label.split("/", 1)[0]
+    return f"<{escape(url)}|{escape(label)}>"
+
+
 def entry(found: Entry, kb_get: KbGet, *, quizzable: bool) -> Message:
     """One entry, shown because the learner picked it from "did you mean"."""
     lines = replies.entry_lines(found, kb_get)
-    blocks = _sections(lines, bold_first=True)
+    source = f"Source: {found.sources[0]}" if found.sources else None
+    blocks = _sections([line for line in lines if line != source], bold_first=True)
+    if source:  # a link Slack can open, whatever `verbatim` says
+        blocks.append(_section(f"Source: {link(found.sources[0])}"))
     if quizzable:
         button = _button(replies.QUIZ_ME, QUIZ_ON_ENTRY, found.id)
         blocks.append({"type": "actions", "block_id": "entry_actions", "elements": [button]})
@@ -123,20 +168,22 @@ def choice_labels(asked: Question) -> list[str]:
 
 
 def feedback(graded: Graded, post_id: int | None = None) -> Message:
-    """Short: right or wrong, why, the picked wrong choice in one line; buttons to read next and
-    for "More" (the other choices and the source), which needs the post (`post_id`)."""
+    """Short: right or wrong, why, the picked wrong choice in one line; buttons to read next, for
+    "More" (the other choices and the source), which needs the post (`post_id`), and to report a
+    problem with the question."""
     said = replies.feedback_lines(graded, hint=post_id is None and graded.status == "recorded")
     message = lines(said, bold_first=True)
     if graded.status != "recorded":
         return message
+    spoils = graded.daily and not graded.correct  # the answer waits for the team's reveal
     buttons = [
         _button(f"Read: {entry.name}", f"show_entry_{i}", entry.id)
-        for i, entry in enumerate(graded.entries[:2])
+        for i, entry in enumerate(() if spoils else graded.entries[:2])
     ]
-    if post_id is not None:
+    if post_id is not None and not spoils:
         buttons.append(_button(replies.MORE, QUIZ_MORE, str(post_id)))
-    if not buttons:
-        return message
+    report = subject_value("question", graded.question.id)
+    buttons.append(_button(replies.REPORT_PROBLEM, REPORT, report))
     actions = {"type": "actions", "block_id": "feedback_actions", "elements": buttons}
     return Message(message.text, [*message.blocks, actions])
 
@@ -147,6 +194,92 @@ def answered(post_id: int, graded: Graded) -> Message:
     kept = [b for b in asked.blocks if b.get("type") != "actions"]
     said = feedback(graded, post_id)
     return Message(said.text, [*kept, {"type": "divider"}, *said.blocks])
+
+
+# -- reports: the modal and its values ----------------------------------------------------------
+
+
+def subject_value(kind: str, item: str) -> str:
+    return f"{kind}:{item}"
+
+
+def read_subject(value: str) -> tuple[FlagKind, str] | None:
+    """("question" | "entry", id) from a report button's value; None when it is not one of ours."""
+    kind, _, item = value.partition(":")
+    if kind == "question" and item:
+        return ("question", item)
+    if kind == "entry" and item:
+        return ("entry", item)
+    return None
+
+
+def report_modal(value: str, name: str) -> dict:
+    """The "Report a problem" modal: what is wrong (a choice) and a comment."""
+    options = [
+        {"text": {"type": "plain_text", "text": text}, "value": reason}
+        for reason, text in replies.REASON_NAMES.items()
+    ]
+    what = {
+        "type": "radio_buttons",
+        "action_id": REPORT_WHAT,
+        "options": options,
+        "initial_option": options[0],
+    }
+    comment = {
+        "type": "plain_text_input",
+        "action_id": REPORT_COMMENT,
+        "multiline": True,
+        "max_length": COMMENT_LIMIT,
+    }
+    return {
+        "type": "modal",
+        "callback_id": REPORT_VIEW,
+        "private_metadata": value,
+        "title": {"type": "plain_text", "text": replies.REPORT_TITLE},
+        "submit": {"type": "plain_text", "text": replies.REPORT_SEND},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {"type": "context", "elements": [_plain(clip(escape(name), SECTION_TEXT))]},
+            {
+                "type": "input",
+                "block_id": REPORT_WHAT,
+                "label": _plain(replies.REPORT_WHAT),
+                "element": what,
+            },
+            {
+                "type": "input",
+                "block_id": REPORT_COMMENT,
+                "optional": True,
+                "label": _plain(replies.REPORT_COMMENT),
+                "element": comment,
+            },
+        ],
+    }
+
+
+def read_report(view: dict) -> tuple[str, str]:
+    """(reason, comment) from a submitted report modal; an unknown reason counts as "other"."""
+    values = (view.get("state") or {}).get("values") or {}
+    chosen = ((values.get(REPORT_WHAT) or {}).get(REPORT_WHAT) or {}).get("selected_option")
+    reason = (chosen or {}).get("value")
+    comment = ((values.get(REPORT_COMMENT) or {}).get(REPORT_COMMENT) or {}).get("value")
+    known = reason if reason in replies.REASON_NAMES else "other"
+    return known, comment if isinstance(comment, str) else ""
+
+
+def report_thanks(said: str) -> dict:
+    """The modal after a report: it thanks the reporter, then closes."""
+    return {
+        "type": "modal",
+        "callback_id": f"{REPORT_VIEW}_done",
+        "title": {"type": "plain_text", "text": replies.REPORT_TITLE},
+        "close": {"type": "plain_text", "text": "Close"},
+        "blocks": [{"type": "section", "text": _plain(clip(escape(said), SECTION_TEXT))}],
+    }
+
+
+def _plain(text: str) -> dict:
+    return {"type": "plain_text", "text": text, "emoji": True}
 
 
 def board(shown: Board) -> Message:

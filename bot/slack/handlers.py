@@ -9,6 +9,7 @@ runs as a lazy listener, after the ack. What they share reaches them as `service
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -35,8 +36,9 @@ from bot.slack import blocks, charts, mock_blocks, mock_dm
 from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
+from bot.slack.text import neutral
 from bot.standings import Standings
-from bot.tutor import Graded, Tutor
+from bot.tutor import Graded, Reported, Tutor
 
 Clock = Callable[[], dt.datetime]
 log = logging.getLogger(__name__)
@@ -56,6 +58,7 @@ class Services:
     names: DisplayNames
     admins: tuple[str, ...] = ()
     homes: HomeRefresher | None = None  # None: a click refreshes App Home itself (tests)
+    curator_channel: str = ""  # TUTOR_CURATOR_CHANNEL: where new reports are posted
 
     def __deepcopy__(self, memo: dict) -> Services:
         return self
@@ -318,6 +321,8 @@ def quiz_more(
     question = services.tutor.catalog.questions.get(post.question_id) if post else None
     if post is None or post.team != _team(context) or chosen is None or question is None:
         said = blocks.lines([replies.NOTHING_MORE])
+    elif post.waits_for_reveal(services.clock()):
+        said = blocks.lines([replies.DAILY_WAITS])
     else:
         said = blocks.lines(replies.more_lines(question, chosen))
     respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
@@ -358,6 +363,82 @@ def quiz_on_entry(
     respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
 
 
+# -- reports and ratings ------------------------------------------------------------------------
+
+
+def rate_click(
+    ack: Ack, action: dict, body: dict, context: BoltContext, services: Services
+) -> None:
+    """👍/👎 on an answer, kept before the ack; the thanks follows it (`rate_thanks`)."""
+    context["reported"] = services.tutor.report(
+        team=_team(context),
+        user=body["user"]["id"],
+        kind="entry",
+        item=action.get("value", ""),
+        reason="up" if action.get("action_id") == "rate_up" else "down",
+        now=services.clock(),
+    )
+    ack()
+
+
+def rate_thanks(respond: Respond, context: BoltContext) -> None:
+    reported: Reported | None = context.get("reported")
+    said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
+    respond(**blocks.lines([said]).as_kwargs(), response_type="ephemeral", replace_original=False)
+
+
+def open_report(
+    action: dict, body: dict, client: WebClient, respond: Respond, services: Services
+) -> None:
+    """The report modal, asking what is wrong (views.open needs the click's trigger)."""
+    value = action.get("value", "")
+    subject = blocks.read_subject(value)
+    name = services.tutor.subject_name(*subject) if subject else None
+    if name is None:
+        said = blocks.lines([replies.UNKNOWN_SUBJECT])
+        respond(**said.as_kwargs(), response_type="ephemeral", replace_original=False)
+        return
+    client.views_open(trigger_id=body["trigger_id"], view=blocks.report_modal(value, name))
+
+
+def report_submit(
+    ack: Ack, body: dict, view: dict, context: BoltContext, services: Services
+) -> None:
+    """The modal sent: the report is kept before the ack, which thanks the reporter in the modal."""
+    subject = blocks.read_subject(view.get("private_metadata", ""))
+    reason, comment = blocks.read_report(view)
+    reported = subject and services.tutor.report(
+        team=_team(context),
+        user=body["user"]["id"],
+        kind=subject[0],
+        item=subject[1],
+        reason=reason,
+        comment=comment,
+        now=services.clock(),
+    )
+    context["reported"] = reported or None
+    said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
+    ack(response_action="update", view=blocks.report_thanks(said))
+
+
+def tell_curators(client: WebClient, context: BoltContext, services: Services) -> None:
+    """After the ack: a new report goes to TUTOR_CURATOR_CHANNEL, when one is set."""
+    reported: Reported | None = context.get("reported")
+    if not (reported and services.curator_channel):
+        return
+    shown = dataclasses.replace(reported, comment=neutral(reported.comment))  # styles nothing
+    said = blocks.lines(replies.curator_lines(shown))
+    try:
+        client.chat_postMessage(channel=services.curator_channel, **said.as_kwargs())
+    except SlackClientError as failure:  # the report is kept; `tutor flags` still shows it
+        log.warning(
+            "Could not post a report to TUTOR_CURATOR_CHANNEL %s (%s); invite the bot there "
+            "with /invite @Study Tutor",
+            services.curator_channel,
+            _slack_error(failure),
+        )
+
+
 # -- errors -----------------------------------------------------------------------------------
 
 
@@ -387,6 +468,13 @@ def on_error(
     except (SlackClientError, OSError) as failure:
         logger.warning("Could not send the apology either (%s)", type(failure).__name__)
     return None
+
+
+def _slack_error(failure: SlackClientError) -> str:
+    """Slack's error code (`not_in_channel`), else the failure's kind; never a token."""
+    response = getattr(failure, "response", None)
+    code = response.get("error") if response is not None else None
+    return str(code or type(failure).__name__)
 
 
 def _team(context: BoltContext) -> str:

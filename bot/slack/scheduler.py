@@ -30,8 +30,9 @@ log = logging.getLogger("bot.slack.daily")
 def run_pass(daily: Daily, poster: SlackPoster, clock: Clock, **where: str) -> PassReport:
     """One pass, DAILY_WORKERS channels at a time (slack_sdk waits out each 429's Retry-After)."""
     report = daily.run_pass(poster, now=clock(), workers=DAILY_WORKERS, **where)
-    for line in replies.pass_lines(report):
-        log.info("daily: %s", line)
+    busy = report.outcomes or report.revealed or report.problems
+    for line in replies.pass_lines(report):  # "Nothing due." every minute is for debugging
+        log.log(logging.INFO if busy else logging.DEBUG, "daily: %s", line)
     return report
 
 

@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -38,7 +39,7 @@ from bot.slack.app import create_app, utc_now
 from bot.slack.client import web_client
 from bot.slack.scheduler import start_scheduler
 from bot.slack.socket_mode import SocketMode
-from bot.store import Store
+from bot.store import DailyStore, Store
 from bot.tutor import Tutor
 
 EVENTS_PATH = "/slack/events"  # events, slash commands and interactivity all come here
@@ -67,10 +68,11 @@ class SlackLink:
         self.client, self._sleep = client, sleep
         self.reached = False
         self.last_problem = "not checked yet"
+        self.team = ""  # the bot's workspace, once Slack has said (auth.test)
 
     def check(self) -> bool:
         try:
-            self.client.auth_test()
+            answer = self.client.auth_test()
         except SlackApiError as error:
             code = str(error.response.get("error", "")) if error.response else ""
             if code in REJECTED:
@@ -84,6 +86,7 @@ class SlackLink:
         if not self.reached:
             log.info("Slack's Web API accepted the bot token")
         self.reached, self.last_problem = True, ""
+        self.team = str(answer.get("team_id") or "")
         return True
 
     def _unreachable(self, why: str) -> bool:
@@ -130,11 +133,19 @@ def serve(settings: Settings, port: int | None = None) -> int:
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(redact_tokens)
-    SlackLink(web_client(settings, timeout=10)).check()  # a rejected token stops us here
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # "Running job …" every minute
+    link = SlackLink(web_client(settings, timeout=10))
+    if link.check() and link.team:  # a rejected token stops us here
+        adopted = DailyStore(Store(settings.db_path)).adopt_local_schedules(link.team)
+        if adopted:
+            log.info("%d schedule(s) added without a token now belong to %s", adopted, link.team)
     if settings.socket_mode:
         return serve_socket_mode(settings, catalog)
+    port = port or settings.port
+    check_port_free(port)
+    log.info("Study Tutor: HTTP mode on port %d (%s, %s)", port, EVENTS_PATH, HEALTH_PATH)
     options = {
-        "bind": f"0.0.0.0:{port or settings.port}",
+        "bind": f"0.0.0.0:{port}",
         "worker_class": "gthread",
         "threads": 8,
         "graceful_timeout": STOP_SECONDS,
@@ -142,6 +153,19 @@ def serve(settings: Settings, port: int | None = None) -> int:
     }
     Server(lambda: http_app(settings, catalog), options).run()
     return 0
+
+
+def check_port_free(port: int) -> None:
+    """One clear line when the port is taken, instead of gunicorn's five retries."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError:
+            raise ConfigError(
+                f"port {port} is already in use by another program; stop it, or give another "
+                "port with --port or PORT"
+            ) from None
 
 
 def serve_socket_mode(settings: Settings, catalog: Catalog) -> int:

@@ -33,6 +33,10 @@ class Post:
     closes_at: str | None
     ts: str | None
 
+    def waits_for_reveal(self, now: dt.datetime) -> bool:
+        """A daily question still open: its answer and other choices wait for the reveal."""
+        return self.kind == "daily" and self.closes_at is not None and self.closes_at > stamp(now)
+
 
 @dataclass(frozen=True)
 class Standing:

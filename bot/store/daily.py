@@ -88,6 +88,14 @@ class DailyStore:
         sql = "delete from schedules where team = ? and channel = ?"
         return self.db.execute(sql, [team, channel]).rowcount == 1
 
+    def adopt_local_schedules(self, team: str) -> int:
+        """Schedules added from a shell without a token move to the bot's workspace `team`.
+
+        A channel that already has a schedule there keeps that one.
+        """
+        sql = "update or ignore schedules set team = ? where team = ? and channel glob '[CG]*'"
+        return self.db.execute(sql, [team, LOCAL_TEAM]).rowcount
+
     def team_of_channel(self, channel: str) -> str | None:
         """The workspace a channel's schedule (or, failing that, its newest post) belongs to."""
         for sql in (

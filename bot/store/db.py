@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils import Migrations
+
+from bot.errors import StoreError
 
 migrations = Migrations("study-tutor")
 
@@ -223,6 +226,58 @@ def m007_mock_exams(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m008_flags(db: sqlite_utils.Database) -> None:
+    """Learners' reports on content and their 👍/👎 on answers (`bot.store.flags`).
+
+    `kind` is what was flagged: a quiz `question` or a knowledge `entry` (an answer); `reason`
+    is wrong | outdated | unclear | other for a report, up | down for a rating. The reporter is
+    a salted hash, as for gaps. `cleared_at` is set when a curator has dealt with it.
+    """
+    db.execute(
+        "create table flags (id integer primary key, team text not null, kind text not null, "
+        "item text not null, reason text not null, comment text not null default '', "
+        "reporter text not null, flagged_at text not null, cleared_at text)"
+    )
+    db.execute("create index idx_flags_item on flags (kind, item, cleared_at)")
+
+
+_ELSEWHERE = "or set TUTOR_DB to another file"
+
+
+def path_problem(path: Path) -> str | None:
+    """What stops `path` from being the tutor's SQLite file before SQLite is asked, or None."""
+    folder, this = path.parent, f"the database {path}"
+    if path.is_dir():
+        return f"{this} is a folder; set TUTOR_DB to a file in it, e.g. {path / 'tutor.db'}"
+    if not folder.exists():
+        return f"{this}: its folder does not exist; create it (mkdir -p {folder}) {_ELSEWHERE}"
+    if not folder.is_dir():
+        return f"{this}: {folder} is a file, not a folder; set TUTOR_DB to another path"
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return f"{this} cannot be read and written by this user; fix that {_ELSEWHERE}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{this}: its folder is not writable by this user; fix that {_ELSEWHERE}"
+    return None
+
+
+def file_problem(path: Path, error: sqlite3.DatabaseError) -> str:
+    """SQLite refused the file: say what it is in words a person can act on."""
+    said = str(error).lower()
+    if "not a database" in said:
+        return (
+            f"{path} is not a Study Tutor database (not an SQLite file); move it away, {_ELSEWHERE}"
+        )
+    if "malformed" in said or "corrupt" in said:
+        return (
+            f"the database {path} is damaged (truncated or corrupt); restore it from a backup, or "
+            f"move it away to start afresh, {_ELSEWHERE}"
+        )
+    if "readonly" in said or "unable to open" in said or "locked" in said:
+        return f"the database {path} cannot be opened for writing; check the file {_ELSEWHERE}"
+    return f"the database {path} cannot be opened as an SQLite database; move it away, {_ELSEWHERE}"
+
+
 @contextlib.contextmanager
 def immediate(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction that takes the write lock at once (waiting up to the busy timeout).
@@ -252,6 +307,16 @@ class Database:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._local = threading.local()
+        problem = path_problem(Path(path))
+        if problem:
+            raise StoreError(problem)
+        try:
+            self._open()
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise StoreError(file_problem(Path(path), error)) from None
+
+    def _open(self) -> None:
         db = self.db
         # WAL is a property of the file, set by any opener. Switching fails at once (not after the
         # busy timeout) while another process holds a lock; the file stays correct either way,

@@ -10,6 +10,11 @@ import sqlite_utils
 from bot.store.db import stamp
 
 
+def person_hash(who: str) -> str:
+    """Who asked or reported, kept only as a salted hash (empty for nobody)."""
+    return hashlib.sha256(f"study-tutor:{who}".encode()).hexdigest()[:16] if who else ""
+
+
 class Gaps:
     """Questions asked without a good answer; the asker is kept only as a salted hash."""
 
@@ -18,9 +23,7 @@ class Gaps:
     def record_gap(
         self, *, question: str, asker: str, best_guess: str, confidence: int, now: dt.datetime
     ) -> None:
-        asker_hash = (
-            hashlib.sha256(f"study-tutor:{asker}".encode()).hexdigest()[:16] if asker else ""
-        )
+        asker_hash = person_hash(asker)
         self.db.table("gaps").insert(
             {
                 "question": question[:500],

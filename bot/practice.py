@@ -1,0 +1,179 @@
+"""Practice-question mode: a pasted exam-style question with lettered or numbered choices.
+
+The stem says the need; the question at its end (what is asked) weighs more than the scenario
+around it, whose service names are often incidental. Each choice is read as the entries it
+stands for, and a choice fits as well as its best entry serves the stem's need. The tutor picks
+the best-fitting choice when it leads clearly; otherwise it says it is not sure and names the two
+closest, which is what a tutor would do with a question it cannot settle.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.knowledge import Entry
+from bot.matching import Matcher
+from bot.reading import negated_clauses
+from bot.textnorm import clean, pairs, words
+
+ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
+CLOSE = 0.7  # a choice stands for the entries its words point at this much of the most
+ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
+ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
+NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
+MIN_FIT = 0.08  # a pick must serve at least this share of the need
+MIN_LEAD = 0.15  # ... and lead the runner-up by this share of its own fit
+# Confidence of a pick: a logistic function of (fit, lead as a share of the fit), bias first.
+CALIBRATION = (-2.0, 3.0, 4.0)
+
+# A choice on its own line: "A. …", "(b) …", "c) …", "1. …", "2) …".
+_LINE_CHOICE = re.compile(r"^[ \t>*•-]*\(?([A-Ea-e]|[1-5])[).:]\s+(\S.*?)\s*$", re.MULTILINE)
+# Choices run together on one line: "… A) x B) y C) z" (upper case letters or numbers, or
+# lower case letters with a parenthesis, so that "a." in a sentence is never a choice).
+_INLINE_CHOICE = re.compile(r"(?:^|(?<=\s))(?:\(?([A-E])[).]|\(?([a-e])\)|\(?([1-5])\))\s+")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice, the entry it stands for (None if none) and how well it serves the need."""
+
+    letter: str  # as a learner refers to it: "A", "B" … (numbers become letters)
+    text: str
+    entry: Entry | None
+    fit: float
+    strength: float = 0.0  # how much of the choice's wording that entry explains (0-1)
+
+    @property
+    def named(self) -> Entry | None:
+        """The entry, when the choice's words clearly point at it (else a weak association)."""
+        return self.entry if self.strength >= NAMED_MIN else None
+
+
+@dataclass(frozen=True)
+class Practice:
+    """The tutor's reading of a practice question: the pick (None when unsure) and why."""
+
+    stem: str
+    choices: tuple[Choice, ...]
+    pick: Choice | None
+    confidence: int
+    need: Entry | None  # the entry that best serves the stem alone
+
+    @property
+    def closest(self) -> tuple[Choice, ...]:
+        """The two best-fitting choices, best first (what an unsure answer offers)."""
+        return tuple(sorted(self.choices, key=lambda c: -c.fit)[:2])
+
+
+def split_choices(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """(stem, [(letter, choice text)]) when the text is a stem followed by its choices."""
+    text = clean(text).strip()
+    found = _choices_on_lines(text) or _choices_inline(text)
+    if found is None:
+        return None
+    stem, choices = found
+    return (stem, choices) if len(stem.split()) >= 3 else None
+
+
+def _choices_on_lines(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    marks = list(_LINE_CHOICE.finditer(text))
+    run = _in_order([(m.group(1), m.start(), m.end(), m.group(2)) for m in marks])
+    if len(run) < 2:
+        return None
+    return text[: run[0][1]].strip(), [(_letter(k), body) for k, _, _, body in run]
+
+
+def _choices_inline(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    marks = [
+        (next(g for g in m.groups() if g), m.start(), m.end(), "")
+        for m in _INLINE_CHOICE.finditer(text)
+    ]
+    run = _in_order(marks)
+    if len(run) < 3:
+        return None
+    ends = [start for _, start, _, _ in run[1:]] + [len(text)]
+    choices = [
+        (_letter(k), text[end:stop].strip()) for (k, _, end, _), stop in zip(run, ends, strict=True)
+    ]
+    return text[: run[0][1]].strip(), choices
+
+
+def _in_order(marks: list[tuple[str, int, int, str]]) -> list[tuple[str, int, int, str]]:
+    """The first run of markers that counts A, B, C … (or 1, 2, 3 …) from the start."""
+    for first, mark in enumerate(marks):
+        if _letter(mark[0]) != "A":
+            continue
+        run = [mark]
+        for later in marks[first + 1 :]:
+            if ord(_letter(later[0])) == ord(_letter(run[-1][0])) + 1:
+                run.append(later)
+        if len(run) >= 2:
+            return run
+    return []
+
+
+def _letter(mark: str) -> str:
+    return chr(ord("A") + int(mark) - 1) if mark.isdigit() else mark.upper()
+
+
+def solve(matcher: Matcher, text: str) -> Practice | None:
+    """The tutor's reading of a pasted practice question; None when the text has no choices."""
+    found = split_choices(text)
+    if found is None:
+        return None
+    stem, listed = found
+    need = matcher.relevance(_stem_parts(stem))
+    for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
+        need.pop(entry, None)
+    choices = tuple(_choice(matcher, letter, body, need) for letter, body in listed)
+    ranked = sorted(choices, key=lambda c: -c.fit)
+    best, runner = ranked[0], ranked[1]
+    lead = (best.fit - runner.fit) / best.fit if best.fit else 0.0
+    bias, w_fit, w_lead = CALIBRATION
+    confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * lead))))
+    sure = best.fit >= MIN_FIT and lead >= MIN_LEAD
+    top_need = max(need, key=need.__getitem__, default=None)
+    return Practice(stem, choices, best if sure else None, confidence, top_need)
+
+
+def _stem_parts(stem: str) -> list[tuple[str, float]]:
+    sentences = [s for s in _SENTENCE_END.split(stem) if s.strip()]
+    if len(sentences) < 2:
+        return [(stem, 1.0)]
+    return [(" ".join(sentences[:-1]), 1.0), (sentences[-1], ASK_WEIGHT)]
+
+
+def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:
+    """A choice stands for the entries its words point at nearly as much as at its closest one
+    (of those, the one that serves the need); it fits by how well that entry serves the need,
+    plus how much of it states the advice of the entries that serve the need best."""
+    said = matcher.relevance([(body, 1.0)])
+    if not said:
+        return Choice(letter, body, None, 0.0)
+    top = max(said.values())
+    closest = [e for e in said if said[e] >= CLOSE * top]
+    entry = max(closest, key=lambda e: (need.get(e, 0.0), said[e]))
+    terms = matcher.terms(body)
+    known = sum(terms.values()) or 1.0
+    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
+    advice = sum(
+        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
+    )
+    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice
+    return Choice(letter, body, entry, fit, said[entry])
+
+
+@lru_cache(maxsize=4096)
+def _advice(entry: Entry) -> frozenset[str]:
+    """The words and word pairs of what an entry recommends: its means, name and aliases, less
+    what the means advises against ("… rather than accuracy or ROC AUC")."""
+    found: set[str] = set()
+    for text in (entry.means, entry.name, *entry.aliases):
+        said = words(text)
+        found.update(said, pairs(said))
+    against = {w for clause in negated_clauses(entry.means) for w in words(clause)}
+    return frozenset(found - against)
