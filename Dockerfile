@@ -18,7 +18,8 @@ WORKDIR /app
 # Dependencies first, at the versions in constraints.txt: this layer is rebuilt only when
 # pyproject.toml or constraints.txt change, not on every code change.
 COPY pyproject.toml constraints.txt ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+# The charts extra (matplotlib) too: the pictures in Slack.
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(p['dependencies'] + p['optional-dependencies']['charts']))" > /tmp/requirements.txt \
     && pip install --no-cache-dir -c constraints.txt -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 

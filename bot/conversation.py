@@ -26,6 +26,7 @@ from bot.knowledge import KnowledgeBase
 from bot.matching import Lookup, clean
 from bot.mock import DEFAULT_SIZE, MockResult
 from bot.mock_exams import MockExams
+from bot.plan import OFF_WORDS, Plan, parse_exam_date
 from bot.practice import Practice, split_choices
 from bot.quiz import Question
 from bot.schedule import Schedule, parse_schedule
@@ -45,6 +46,8 @@ class Verb(StrEnum):
     DAILY = "daily"
     SCHEDULE = "schedule"
     GAPS = "gaps"
+    READY = "ready"
+    EXAM = "exam"
     MOCK = "mock"
     MORE = "more"
     REPORT = "report"
@@ -86,6 +89,8 @@ _SMALL_TALK = (
     r"|how do i use this|what is this"
 )
 _PERIOD_OR_SCOPE = r"(?:week|month|all|teams|everyone|workspace)"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_EXAM_ARG = rf"{'|'.join(OFF_WORDS)}|\d\S*(?: {_MONTH}(?: \d{{4}})?)?|{_MONTH} \d\S*(?: \d{{4}})?"
 # Each command's whole-line shape, tried in order on the line in lower case without a trailing
 # `!`, `.` or `?`. Group 1, when there is one, is the argument.
 SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
@@ -101,6 +106,8 @@ SHAPES: tuple[tuple[Verb, re.Pattern[str]], ...] = tuple(
         (Verb.DAILY, rf"daily(?: (board|leaderboard|{_LETTER}))?"),
         (Verb.SCHEDULE, r"schedule(?: (off|stop|remove|\d{1,2}:\d{2}(?: \S+)+))?"),
         (Verb.GAPS, r"gaps"),
+        (Verb.READY, r"(?:ready|readiness|am i ready(?: for (?:the|my) exam)?)"),
+        (Verb.EXAM, rf"(?:my )?exam(?: date)?(?: (?:is )?(?:on )?({_EXAM_ARG}))?"),
         (Verb.MORE, r"(?:more|tell me more)"),
         (Verb.MOCK, r"mock(?: exam)?((?: (?:\d{1,4}|timed|resume|continue|discard|stop))*)"),
         (Verb.REPORT, r"report(?::?\s+(.+))?"),
@@ -125,6 +132,8 @@ USAGE: tuple[tuple[str, str], ...] = (
     ("stats", "your answers, accuracy, days in a row and weakest topics"),
     ("daily [a-d|board]", "today's team question here: see it, answer it, its board"),
     ("schedule [off]", "this channel's daily question; admins: schedule 09:00 UTC weekdays"),
+    ("ready", "how ready you are for the exam, section by section"),
+    ("exam [YYYY-MM-DD|off]", "your exam date: a countdown and each day's suggested work"),
     ("gaps", "questions I could not answer well (admins)"),
     ("report <what is wrong>", "tell the curators the last answer or question is wrong or unclear"),
     ("version", "which Study Tutor this is"),
@@ -331,6 +340,28 @@ class GapsShown:
 
 
 @dataclass(frozen=True)
+class ReadyShown:
+    """The learner's readiness per section, their plan and weekly progress (in `stats`)."""
+
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class ExamSet:
+    plan: Plan
+
+
+@dataclass(frozen=True)
+class ExamShown:
+    plan: Plan | None  # None: no exam date set
+
+
+@dataclass(frozen=True)
+class ExamRemoved:
+    removed: bool
+
+
+@dataclass(frozen=True)
 class ReportKept:
     """A report on the last answer or question, kept for the curators."""
 
@@ -384,6 +415,10 @@ Result = (
     | NotHere
     | Invalid
     | GapsShown
+    | ReadyShown
+    | ExamSet
+    | ExamShown
+    | ExamRemoved
     | ReportKept
     | NothingToReport
     | VersionShown
@@ -543,6 +578,27 @@ def _gaps(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
     return GapsShown(tuple(tutor.store.gaps(limit=10)))
 
 
+def _ready(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    return ReadyShown(tutor.stats(team=place.team, user=place.user, now=now))
+
+
+def _exam(tutor: Tutor, arg: str, place: Place, now: dt.datetime) -> Result:
+    """`exam` shows the plan; `exam 2027-03-01` sets the date; `exam off` removes it."""
+    team, user = place.team, place.user
+    if arg in OFF_WORDS:
+        return ExamRemoved(tutor.store.remove_exam_date(team=team, user=user))
+    if arg:
+        try:
+            day = parse_exam_date(arg, now.astimezone(dt.UTC).date())
+        except TutorError as error:
+            return Invalid(str(error))
+        tutor.store.set_exam_date(team=team, user=user, day=day, now=now)
+    plan = tutor.stats(team=team, user=user, now=now).plan
+    if arg and plan is not None:
+        return ExamSet(plan)
+    return ExamShown(plan)
+
+
 _REASON_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("wrong", re.compile(r"\b(wrong|incorrect|answer key|should be|not right|mistake)\b")),
     ("outdated", re.compile(r"\b(outdated|out of date|deprecated|renamed|no longer|old)\b")),
@@ -630,6 +686,8 @@ HANDLERS: dict[Verb, Callable[[Tutor, str, Place, dt.datetime], Result]] = {
     Verb.DAILY: _daily,
     Verb.SCHEDULE: _schedule,
     Verb.GAPS: _gaps,
+    Verb.READY: _ready,
+    Verb.EXAM: _exam,
     Verb.MOCK: _mock,
     Verb.MORE: _more,
     Verb.REPORT: _report,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from collections import Counter
 from collections.abc import Iterable
@@ -110,39 +109,6 @@ def normalize_choice(text: str, letters: tuple[str, ...]) -> str | None:
     if cleaned.isdigit() and 1 <= int(cleaned) <= len(letters):
         return letters[int(cleaned) - 1]
     return cleaned if cleaned in letters else None
-
-
-REVIEW_DAYS = (1, 3, 7, 21)  # days until a missed question returns, by right answers since
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One answer a learner gave, as spaced repetition needs it."""
-
-    question_id: str
-    correct: bool
-    at: dt.datetime
-
-
-def reviews_due(history: Iterable[Attempt], now: dt.datetime) -> list[str]:
-    """Missed questions due for another try, most overdue first (Leitner boxes).
-
-    A question answered wrong comes back a day later; each right answer since pushes the next
-    return to 3, 7 and 21 days; after that it is learned. Questions never missed do not return.
-    """
-    attempts: dict[str, list[Attempt]] = {}
-    for attempt in sorted(history, key=lambda a: a.at):
-        attempts.setdefault(attempt.question_id, []).append(attempt)
-    due = []
-    for question_id, tries in attempts.items():
-        if all(t.correct for t in tries):
-            continue
-        streak = len(tries) - max(i for i, t in enumerate(tries) if not t.correct) - 1
-        if streak < len(REVIEW_DAYS):
-            due_at = tries[-1].at + dt.timedelta(days=REVIEW_DAYS[streak])
-            if due_at <= now:
-                due.append((due_at, question_id))
-    return [question_id for _, question_id in sorted(due)]
 
 
 def choose_question(

@@ -14,6 +14,9 @@ from bot.conversation import (
     Answered,
     BoardShown,
     DailyShown,
+    ExamRemoved,
+    ExamSet,
+    ExamShown,
     GapsShown,
     Goodbye,
     Grade,
@@ -27,6 +30,7 @@ from bot.conversation import (
     NothingToReport,
     Practiced,
     Put,
+    ReadyShown,
     ReportKept,
     Result,
     ScheduleRemoved,
@@ -41,8 +45,10 @@ from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
 from bot.mock_replies import render_mock
+from bot.plan import Plan
 from bot.practice import Choice, Practice
 from bot.quiz import Question
+from bot.readiness import NO_PASS_MARK, RANGE, TARGET, Readiness, SectionReadiness, Week
 from bot.schedule import Schedule
 from bot.standings import Board, Ranked, TeamStanding
 from bot.store import LOCAL_TEAM, Standing
@@ -195,7 +201,7 @@ def _quoted(text: str) -> str:
     return f'"{short}"'
 
 
-REVIEW = "Review: you missed this one before. Let's see if it stuck."
+REVIEW = "Review: you answered this one before and are due to see it again. Let's see if it stuck."
 
 
 def question_lines(question: Question) -> list[str]:
@@ -289,7 +295,7 @@ def leaderboard_lines(
 
 def stats_lines(stats: Stats) -> list[str]:
     if not stats.answered:
-        return [NO_ANSWERS_YET]
+        return [NO_ANSWERS_YET, *(plan_lines(stats.plan) if stats.plan else [])]
     lines = [
         f"Answered {stats.answered}, correct {stats.correct} ({stats.accuracy:.0%}).",
         f"Streak: {stats.streak} day{'s' if stats.streak != 1 else ''}.",
@@ -298,8 +304,8 @@ def stats_lines(stats: Stats) -> list[str]:
         weak = ", ".join(f"{t.topic} ({t.correct}/{t.answered})" for t in stats.weakest)
         lines.append(f"Weakest topics: {weak}.")
     if stats.reviews_due:
-        lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to retry a question you missed.")
-    return lines
+        lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to take them first.")
+    return lines + readiness_summary(stats)
 
 
 def _explained(question: Question, letter: str) -> str:
@@ -574,6 +580,18 @@ def render(result: Result, name_of: Names = str, channel_name: Names = str) -> l
             return [message]
         case GapsShown(rows=rows):
             return gaps_lines(rows)
+        case ReadyShown(stats=stats):
+            return [
+                *(readiness_lines(stats.readiness) if stats.readiness else []),
+                *plan_lines(stats.plan),
+                *weekly_lines(stats.weeks),
+            ]
+        case ExamSet(plan=plan):
+            return exam_set_lines(plan)
+        case ExamShown(plan=plan):
+            return plan_lines(plan)
+        case ExamRemoved(removed=removed):
+            return [exam_removed(removed)]
         case ReportKept(reported=reported):
             return [thanks(reported)]
         case NothingToReport(said_nothing=said_nothing):
@@ -619,6 +637,127 @@ def gaps_lines(rows: tuple[dict, ...] | list[dict]) -> list[str]:
         f"{row['confidence']}%)"
         for row in rows
     ]
+
+
+# -- readiness, the exam date and the plan ----------------------------------------------------
+
+BAR = 12  # characters in a text bar at 100%
+NO_EXAM = "No exam date set. Tell me with exam 2027-03-01 and I'll size each day's work."
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def _span(s: SectionReadiness | Readiness) -> str:
+    return f"{_pct(s.mean)} ({_pct(s.low)}–{_pct(s.high)})"
+
+
+def text_bar(share: float, width: int = BAR) -> str:
+    """A bar of `width` cells, filled to `share` (the terminal's chart)."""
+    filled = round(max(0.0, min(1.0, share)) * width)
+    return "█" * filled + "·" * (width - filled)
+
+
+def overall_line(readiness: Readiness, label: str = "Overall") -> str:
+    return (
+        f"{label}: {_span(readiness)}. {NO_PASS_MARK}; our target is {_pct(TARGET)} in every "
+        "section."
+    )
+
+
+def too_few_line(readiness: Readiness) -> str:
+    few = readiness.too_few()
+    if not few:
+        return ""
+    if len(few) == len(readiness.sections):
+        return "Not enough answers yet in any section: the ranges are wide until you answer more."
+    names = ", ".join(s.section for s in few)
+    return f"Not enough answers yet in {names}: those ranges stay wide until you answer more."
+
+
+def readiness_lines(readiness: Readiness) -> list[str]:
+    """Every section as a text bar with its estimate and range, then the weighted overall."""
+    lines = [
+        f"Readiness by exam section: your chance on a new question ({RANGE:.0%} range), "
+        f"| marks the {_pct(TARGET)} target."
+    ]
+    for s in readiness.sections:
+        bar = text_bar(s.mean)
+        mark = round(TARGET * BAR)
+        bar = bar[:mark] + "|" + bar[mark:]
+        title = s.title if len(s.title) <= 28 else s.title[:27] + "…"
+        note = "  not enough answers yet" if s.level == "wide" else ""
+        lines.append(f"  {s.section} {title:<28} {bar} {_span(s)}, {s.answered} answered{note}")
+    lines.append(overall_line(readiness))
+    return lines
+
+
+def weekly_lines(weeks: tuple[Week, ...]) -> list[str]:
+    """Answers and accuracy per week as a compact text chart."""
+    if not any(w.answered for w in weeks):
+        return []
+    most = max(w.answered for w in weeks)
+    lines = ["Progress by week (answers, accuracy):"]
+    for w in weeks:
+        bar = text_bar(w.answered / most, 10) if most else ""
+        accuracy = _pct(w.accuracy) if w.answered else "-"
+        lines.append(f"  {w.start.isoformat()}  {bar} {w.answered:>3}  {accuracy:>4}")
+    return lines
+
+
+def countdown(plan: Plan) -> str:
+    days = plan.days_left
+    when = plan.exam.isoformat()
+    if days < 0:
+        return f"Your exam date {when} has passed. Set a new one with exam YYYY-MM-DD, or exam off."
+    if days == 0:
+        return f"Your exam is today ({when}). Good luck! Reviews only today: rest your head."
+    return f"Exam on {when}: {days} day{'s' if days != 1 else ''} to go."
+
+
+def plan_lines(plan: Plan | None) -> list[str]:
+    """The countdown, today's work and the sections furthest from ready."""
+    if plan is None:
+        return [NO_EXAM]
+    lines = [countdown(plan)]
+    if plan.days_left <= 0:
+        return lines
+    work = []
+    if plan.reviews_due:
+        work.append(f"{plan.reviews_due} review{'s' if plan.reviews_due != 1 else ''} due")
+    if plan.new_today:
+        where = ", ".join(f"{n} in {s.section} {s.title}" for s, n in plan.focus)
+        work.append(f"{plan.new_today} new question{'s' if plan.new_today != 1 else ''} ({where})")
+    if work:
+        lines.append("Today: " + ", then ".join(work) + ". Type quiz to start.")
+    else:
+        lines.append("Today: nothing due; every section is at the target. Keep it warm with quiz.")
+    if plan.furthest:
+        far = ", ".join(f"{s.section} ({_pct(s.mean)})" for s in plan.furthest)
+        lines.append(f"Furthest from ready: {far}.")
+    return lines
+
+
+def readiness_summary(stats: Stats) -> list[str]:
+    """For `stats` and App Home: the overall estimate, thin sections, the exam plan."""
+    if stats.readiness is None:
+        return []
+    lines = [overall_line(stats.readiness, "Readiness overall")]
+    few = too_few_line(stats.readiness)
+    if few:
+        lines.append(few)
+    return lines + plan_lines(stats.plan)
+
+
+def exam_set_lines(plan: Plan) -> list[str]:
+    return [f"Saved: your exam date is {plan.exam.isoformat()}.", *plan_lines(plan)]
+
+
+def exam_removed(removed: bool) -> str:
+    if removed:
+        return "Removed your exam date. Set one again any time with exam YYYY-MM-DD."
+    return "You had no exam date set, so nothing changed."
 
 
 # -- reports and ratings, for the curators ----------------------------------------------------

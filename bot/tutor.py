@@ -15,8 +15,10 @@ from typing import Literal
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
+from bot.plan import Plan, make_plan
 from bot.practice import Practice, solve
-from bot.quiz import Attempt, Question, choose_question, normalize_choice, reviews_due
+from bot.quiz import Question, choose_question, normalize_choice
+from bot.readiness import Readiness, Week, estimate, weekly
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
 from bot.store.flags import FlagKind
@@ -28,7 +30,7 @@ class Asked:
 
     post: Post
     question: Question
-    review: bool = False  # a question missed before, back for another try
+    review: bool = False  # a question answered before, due again by its FSRS card
 
 
 GradeStatus = Literal["recorded", "already", "closed", "invalid", "refused"]
@@ -52,7 +54,10 @@ class Stats:
     correct: int
     streak: int
     weakest: tuple[TopicScore, ...]
-    reviews_due: int = 0  # missed questions due for another try
+    reviews_due: int = 0  # questions due again by their FSRS cards
+    readiness: Readiness | None = None  # per exam section (`bot.readiness`)
+    plan: Plan | None = None  # countdown and today's work, when an exam date is set
+    weeks: tuple[Week, ...] = ()  # answers and accuracy per week, oldest first
 
     @property
     def accuracy(self) -> float:
@@ -131,19 +136,22 @@ class Tutor:
         now: dt.datetime,
         entry_id: str | None = None,
     ) -> Asked:
-        """The learner's next private question: a missed one that is due again, else a fresh one.
+        """The learner's next private question: one due for review, else a fresh one.
 
-        Fresh questions lean toward weak sections; `entry_id` asks about one entry instead.
+        Fresh questions lean toward weak sections; with an exam date they come from the section
+        today's plan puts first (`bot.plan`); `entry_id` asks about one entry instead.
         """
         bank = self.catalog.questions
         due = [] if entry_id else self._reviews_due(team=team, user=user, now=now)
         only = [q.id for q in bank.about(entry_id)] if entry_id else None
         question = bank.get(due[0]) if due else None
+        focus = () if question or entry_id else self._focus(team=team, user=user, now=now)
         question = question or choose_question(
             bank,
             asked=self.store.asked_question_ids(team=team, user=user),
             weak_sections=self.store.weak_sections(team=team),
             only=only,
+            sections=focus,
             rng=self.rng,
         )
         post_id = self.store.add_post(
@@ -161,12 +169,19 @@ class Tutor:
             raise RuntimeError(f"post {post_id} vanished right after it was written")
         return Asked(post, question, review=bool(due))
 
+    def _focus(self, *, team: str, user: str, now: dt.datetime) -> tuple[str, ...]:
+        """The section today's plan gives new questions to first; none without an exam date."""
+        if self.store.exam_date(team=team, user=user) is None:
+            return ()
+        answers = self.store.learner_answers(team=team, user=user)
+        readiness = estimate(answers, self.catalog.questions, now)
+        plan = self.plan(team=team, user=user, now=now, readiness=readiness, reviews_due=0)
+        return (plan.focus[0][0].section,) if plan and plan.focus else ()
+
     def _reviews_due(self, *, team: str, user: str, now: dt.datetime) -> list[str]:
-        history = [
-            Attempt(q, correct, dt.datetime.fromisoformat(at))
-            for q, correct, at in self.store.attempts(team=team, user=user)
-        ]
-        return [q for q in reviews_due(history, now) if self.catalog.questions.get(q)]
+        """Questions whose FSRS card is due (`bot.reviews`), most overdue first."""
+        due = self.store.due_questions(team=team, user=user, now=now)
+        return [q for q in due if self.catalog.questions.get(q)]
 
     def pending(self, *, team: str, user: str) -> Asked | None:
         """The learner's open private question, if any (the local chat answers it with a letter)."""
@@ -266,7 +281,21 @@ class Tutor:
             t for t in self.store.topic_scores(team=team, user=user) if t.correct < t.answered
         ]
         due = len(self._reviews_due(team=team, user=user, now=now))
-        return Stats(answered, correct, streak, tuple(weakest[:3]), due)
+        answers = self.store.learner_answers(team=team, user=user)
+        readiness = estimate(answers, self.catalog.questions, now)
+        plan = self.plan(team=team, user=user, now=now, readiness=readiness, reviews_due=due)
+        weeks = weekly(answers, now)
+        return Stats(answered, correct, streak, tuple(weakest[:3]), due, readiness, plan, weeks)
+
+    def plan(
+        self, *, team: str, user: str, now: dt.datetime, readiness: Readiness, reviews_due: int
+    ) -> Plan | None:
+        """Today's work toward the learner's exam date; None when they set none."""
+        exam = self.store.exam_date(team=team, user=user)
+        if exam is None:
+            return None
+        today = now.astimezone(dt.UTC).date()
+        return make_plan(readiness, exam=exam, today=today, reviews_due=reviews_due)
 
 
 def belongs(post: Post, *, team: str, user: str, channel: str | None) -> bool:

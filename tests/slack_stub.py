@@ -9,6 +9,10 @@ a `Link` that can be asked to refresh (Slack's `disconnect` message, then a clos
 as networks drop them: a TCP close with no close frame, a TCP reset, or a half-open link that
 goes silent.
 
+It also takes file uploads as `files_upload_v2` makes them (files.getUploadURLExternal, the
+bytes POSTed to the URL it gave, files.completeUploadExternal) and keeps each file's bytes in
+`uploads`; files.info gives a file's type once its bytes arrived.
+
 `SlackRequests` builds slash commands (form-encoded), interactivity (`payload=` form), Events API
 envelopes (JSON) and url_verification, and signs them with the v0 scheme.
 """
@@ -109,6 +113,7 @@ class SlackStub:
     acked: list[Ack] = field(default_factory=list)  # the acks again, with link and time
     pushed: dict[str, float] = field(default_factory=dict)  # envelope_id -> when it was sent
     port: int = 0  # 0: any free port; a fixed one lets a test start Slack late
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file id -> bytes POSTed to upload/
 
     def start(self) -> SlackStub:
         stub = self
@@ -286,10 +291,36 @@ def _canned(path: str, stub: SlackStub, body: dict) -> dict:
         to_user = str(body.get("channel", "")).startswith("U")  # a DM with the app, as Slack does
         channel = DM if to_user else CHANNEL
         return {"ok": True, "channel": channel, "ts": f"{next(_ts):.6f}", "message_ts": "1.0"}
+    if path.startswith("files."):
+        return _files(path, body, stub)
+    return {"ok": True}
+
+
+def _files(path: str, body: dict, stub: SlackStub) -> dict:
+    """Slack's three-step upload (files_upload_v2) and files.info, as far as the bot uses them:
+    an upload URL on the stand-in itself, the completed files, and a file's type once its bytes
+    arrived."""
+    if path == "files.getUploadURLExternal":
+        file_id = f"F0CHART{next(_file_ids):04d}"
+        return {"ok": True, "upload_url": f"{stub.url}upload/{file_id}", "file_id": file_id}
+    if path == "files.completeUploadExternal":
+        files = body.get("files", [])
+        files = json.loads(files) if isinstance(files, str) else files
+        done = [{"id": f["id"], "title": f.get("title"), "mimetype": ""} for f in files]
+        if any(f["id"] not in stub.uploads for f in done):
+            return {"ok": False, "error": "file_upload_not_found"}
+        return {"ok": True, "files": done}
+    if path == "files.info":
+        data = stub.uploads.get(str(body.get("file", "")))
+        if data is None:
+            return {"ok": False, "error": "file_not_found"}
+        kind = "image/png" if data.startswith(b"\x89PNG") else "application/octet-stream"
+        return {"ok": True, "file": {"id": body["file"], "mimetype": kind, "size": len(data)}}
     return {"ok": True}
 
 
 _ts = itertools.count(int(time.time()))  # distinct message ts values, like Slack's
+_file_ids = itertools.count(1)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -310,9 +341,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(*self.owner._answer(path, query))
 
     def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
+        data = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         path = urllib.parse.urlparse(self.path).path.strip("/")
         path = path.removeprefix("api/")
+        if path.startswith("upload/"):  # a file's bytes (step 2 of files_upload_v2)
+            self.owner.uploads[path.removeprefix("upload/")] = data
+            self.owner.calls.append(Call(path, dict(self.headers.items()), {"bytes": len(data)}))
+            self._send(200, None, {})
+            return
+        raw = data.decode()
         body = _parse(raw, self.headers.get("Content-Type", ""))
         self.owner.calls.append(Call(path, dict(self.headers.items()), body))
         if path.startswith("webhook/"):

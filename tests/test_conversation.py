@@ -86,6 +86,14 @@ from tests.daily_stub import RecordingPoster
             "schedule 09:00 Europe/Berlin weekdays",
             Command(Verb.SCHEDULE, "09:00 Europe/Berlin weekdays"),
         ),
+        ("ready", Command(Verb.READY)),
+        ("Am I ready for the exam?", Command(Verb.READY)),
+        ("exam", Command(Verb.EXAM)),
+        ("exam 2027-03-01", Command(Verb.EXAM, "2027-03-01")),
+        ("my exam is on 2027-03-01", Command(Verb.EXAM, "2027-03-01")),
+        ("exam off", Command(Verb.EXAM, "off")),
+        ("exam 01/03/2027", Command(Verb.EXAM, "01/03/2027")),
+        ("exam March 1 2027", Command(Verb.EXAM, "march 1 2027")),
     ],
 )
 def test_a_command_is_the_command_word_in_its_shape(text, expected):
@@ -107,6 +115,8 @@ def test_a_command_is_the_command_word_in_its_shape(text, expected):
         "version control for ML models",
         "a GPU or a TPU for BERT?",
         "exit criteria for early stopping",
+        "exam guide sections for serving",
+        "ready-made models for vision",
     ],
 )
 def test_a_command_word_inside_a_question_leaves_it_a_question(text):

@@ -1,54 +1,18 @@
-"""Choosing questions: no repeats, balanced sections, and spaced repetition of missed ones."""
+"""Choosing questions: no repeats and balanced sections (reviews: tests/test_reviews.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from collections import Counter
 
 import pytest
 
 from bot.quiz import (
-    REVIEW_DAYS,
-    Attempt,
     Question,
     QuestionBank,
     choose_question,
     normalize_choice,
-    reviews_due,
 )
-
-DAY = dt.timedelta(days=1)
-START = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
-
-
-def test_only_missed_questions_come_back():
-    """A question answered right the first time is never scheduled for review."""
-    history = [Attempt("q1", True, START), Attempt("q2", False, START)]
-    assert reviews_due(history, START + 30 * DAY) == ["q2"]
-
-
-@pytest.mark.parametrize(("right_since", "days"), list(enumerate(REVIEW_DAYS)))
-def test_each_right_answer_pushes_the_next_review_further(right_since, days):
-    """After a miss and n right answers, the question returns REVIEW_DAYS[n] days later."""
-    history = [Attempt("q", False, START)]
-    history += [Attempt("q", True, START + (i + 1) * DAY) for i in range(right_since)]
-    last = history[-1].at
-    assert reviews_due(history, last + days * DAY - dt.timedelta(minutes=1)) == []
-    assert reviews_due(history, last + days * DAY) == ["q"]
-
-
-def test_learned_after_the_last_box():
-    """Right answers through every box retire the question."""
-    history = [Attempt("q", False, START)]
-    history += [Attempt("q", True, START + i * 30 * DAY) for i in range(1, len(REVIEW_DAYS) + 1)]
-    assert reviews_due(history, START + 1000 * DAY) == []
-
-
-def test_most_overdue_first():
-    """Several due reviews come back oldest first."""
-    history = [Attempt("late", False, START + 2 * DAY), Attempt("early", False, START)]
-    assert reviews_due(history, START + 10 * DAY) == ["early", "late"]
 
 
 def test_choose_question_skips_asked_ones_while_fresh_remain(catalog):

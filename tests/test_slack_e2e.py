@@ -146,12 +146,12 @@ def test_slash_question_is_answered_in_the_ack(slack, stub):
     [
         ("", "I'm Study Tutor"),
         ("help", "I'm Study Tutor"),
-        ("stats", "No answers yet"),
+        ("exam", "No exam date set"),
         ("leaderboard month", ""),
     ],
 )
 def test_slash_subcommands_over_http(slack, text, expected):
-    """Empty, help, stats and leaderboard commands each get a non-empty private reply."""
+    """Empty, help, exam and leaderboard commands each get a non-empty private reply."""
     sent = slack.post(slack.slash(text, user="U0SUBCMD01"))
     assert sent.status == 200 and sent.json()["text"] and expected in sent.json()["text"]
 

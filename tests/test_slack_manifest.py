@@ -22,6 +22,7 @@ def test_manifest_declares_the_command_scopes_and_socket_mode():
     assert [c["command"] for c in MANIFEST["features"]["slash_commands"]] == [COMMAND]
     scopes = set(MANIFEST["oauth_config"]["scopes"]["bot"])
     assert {"app_mentions:read", "chat:write", "commands", "im:history"} <= scopes
+    assert {"files:write", "files:read"} <= scopes  # charts: files_upload_v2, files.info
     assert MANIFEST["settings"]["interactivity"]["is_enabled"] is True
     assert MANIFEST["settings"]["socket_mode_enabled"] is True
     assert MANIFEST["features"]["app_home"]["home_tab_enabled"] is True

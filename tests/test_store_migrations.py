@@ -24,6 +24,7 @@ NOW_ALL = [
     *SHIPPED,
     "m004_schedule_sections",
     "m005_tallies_and_covering_indexes",
+    "m006_cards_and_exam_dates",
     "m007_mock_exams",
     "m008_flags",
 ]

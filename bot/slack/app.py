@@ -108,6 +108,9 @@ def register(app: App, services: Services) -> None:
     app.command(COMMAND, matchers=[handlers.needs_admin])(
         ack=handlers.ack_now, lazy=[guarded(handlers.slash_later)]
     )
+    app.command(COMMAND, matchers=[handlers.shows_charts])(
+        ack=handlers.ack_now, lazy=[guarded(handlers.slash_charted)]
+    )
     app.command(COMMAND)(handlers.slash_command)
 
     later = handlers.ack_now

@@ -25,6 +25,7 @@ from bot.conversation import (
     Grade,
     HelpShown,
     Put,
+    ReadyShown,
     Result,
     StatsShown,
     TeamsShown,
@@ -54,6 +55,7 @@ REPORT_COMMENT = "comment"  # ... and for the comment
 SECTION_TEXT = 3000  # Slack's limit for a section's text
 BUTTON_TEXT = 75  # Slack's limit for a button label
 FALLBACK_TEXT = 3000  # the plain `text` we send; Slack allows far more, people read far less
+IMAGE_ALT = 2000  # Slack's limit for an image's alt text
 ECHO_TEXT = 300  # how much of a question "You asked: …" repeats; escaped, it stays under 3000
 
 KbGet = Callable[[str], Entry | None]
@@ -312,16 +314,45 @@ def lines(said: Iterable[str], *, bold_first: bool = False) -> Message:
     return Message(_fallback(said), _sections(said, bold_first=bold_first))
 
 
-def home(numbers: Stats, shown: Board) -> dict:
-    """The App Home view: the learner's progress and the workspace's board."""
+def home(numbers: Stats, shown: Board, pictures: Iterable[dict] = ()) -> dict:
+    """The App Home view: the learner's progress, readiness and plan, charts, and the board."""
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": replies.HOME_TITLE}},
         _section(f"*{escape(replies.YOUR_STATS)}*"),
         *stats(numbers).blocks,
+        *pictures,
         {"type": "divider"},
         *board(shown).blocks,
     ]
     return {"type": "home", "blocks": blocks}
+
+
+def ready(numbers: Stats) -> Message:
+    """Readiness as a monospaced text chart (its columns line up), then the plan and progress."""
+    chart = replies.readiness_lines(numbers.readiness) if numbers.readiness else []
+    rest = [*replies.plan_lines(numbers.plan), *replies.weekly_lines(numbers.weeks)]
+    text = escape("\n".join(chart))
+    shown = [_section(f"```{clip(text, SECTION_TEXT - 6)}```")] if chart else []
+    return Message(_fallback([*chart, *rest]), [*shown, *_sections(rest, bold_first=False)])
+
+
+def image(file_id: str, title: str, alt: str) -> dict:
+    """An uploaded chart; the alt text says in words what it shows."""
+    return {
+        "type": "image",
+        "slack_file": {"id": file_id},
+        "alt_text": clip(alt, IMAGE_ALT),
+        "title": {"type": "plain_text", "text": clip(title, 2000)},
+    }
+
+
+def chart_words(alt: str) -> dict:
+    """Where a chart could not be uploaded: what it would show, in words."""
+    return _context(escape(clip(alt, SECTION_TEXT)))
+
+
+def with_pictures(message: Message, pictures: list[dict]) -> Message:
+    return Message(message.text, [*message.blocks, *pictures][:50])
 
 
 def render(result: Result) -> Message:
@@ -347,6 +378,8 @@ def render(result: Result) -> Message:
             return teams(shown)
         case StatsShown(stats=numbers):
             return stats(numbers)
+        case ReadyShown(stats=numbers):
+            return ready(numbers)
         case DailyShown(post=post, question=asked, mine=mine, total=total):
             message = question(post.id, asked, heading=replies.DAILY_HEADING)
             status = replies.daily_answered(mine, total) if mine else replies.choice_prompt(asked)

@@ -21,9 +21,18 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from bot import replies
-from bot.conversation import Place, Result, handle, is_shared, parse
+from bot.conversation import (
+    Place,
+    ReadyShown,
+    Result,
+    StatsShown,
+    Verb,
+    handle,
+    is_shared,
+    parse,
+)
 from bot.mock import MOCK_RESULTS
-from bot.slack import blocks, mock_blocks, mock_dm
+from bot.slack import blocks, charts, mock_blocks, mock_dm
 from bot.slack.blocks import Message
 from bot.slack.followup import HomeRefresher
 from bot.slack.poster import DisplayNames
@@ -76,12 +85,29 @@ def render(result: Result) -> Message:
 
 
 def converse(
-    text: str, services: Services, *, team: str, user: str, channel: str, private: bool = False
+    text: str,
+    services: Services,
+    *,
+    team: str,
+    user: str,
+    channel: str,
+    private: bool = False,
+    client: WebClient | None = None,
 ) -> Reply:
-    """One turn from a line of text: the same core for /tutor, mentions and DMs."""
+    """One turn from a line of text: the same core for /tutor, mentions and DMs.
+
+    With a `client` (after the ack), `stats` and `ready` also show the learner's charts.
+    """
     place = Place(team, user, channel, private, services.is_admin(user))
-    result = handle(services.tutor, parse(text), place, services.clock())
-    return Reply(render(result), is_shared(result), result)
+    now = services.clock()
+    result = handle(services.tutor, parse(text), place, now)
+    message = render(result)
+    if client is not None and isinstance(result, StatsShown | ReadyShown):
+        pictures = charts.chart_blocks(
+            client, services.tutor.store, now, team=team, user=user, stats=result.stats
+        )
+        message = blocks.with_pictures(message, pictures)
+    return Reply(message, is_shared(result), result)
 
 
 # -- /tutor -----------------------------------------------------------------------------------
@@ -105,7 +131,22 @@ def slash_later(command: dict, context: BoltContext, respond: Respond, services:
     respond(**reply.message.as_kwargs(), response_type=kind)
 
 
-def _slash(command: dict, context: BoltContext, services: Services) -> Reply:
+def shows_charts(command: dict) -> bool:
+    """For routing: /tutor stats and ready upload charts, so they are answered after the ack."""
+    return parse(command.get("text", "")).verb in (Verb.STATS, Verb.READY)
+
+
+def slash_charted(
+    command: dict, context: BoltContext, respond: Respond, client: WebClient, services: Services
+) -> None:
+    """/tutor stats and ready, after the ack: the words and the learner's charts."""
+    reply = _slash(command, context, services, client)
+    respond(**reply.message.as_kwargs(), response_type="ephemeral")
+
+
+def _slash(
+    command: dict, context: BoltContext, services: Services, client: WebClient | None = None
+) -> Reply:
     channel = command.get("channel_id", "")
     return converse(
         command.get("text", ""),
@@ -114,6 +155,7 @@ def _slash(command: dict, context: BoltContext, services: Services) -> Reply:
         user=command["user_id"],
         channel=channel,
         private=channel.startswith("D"),
+        client=client,
     )
 
 
@@ -127,7 +169,12 @@ def mention(
     thread = event.get("thread_ts") or event["ts"]
     user, channel = event["user"], event["channel"]
     reply = converse(
-        event.get("text", ""), services, team=_team(context), user=user, channel=channel
+        event.get("text", ""),
+        services,
+        team=_team(context),
+        user=user,
+        channel=channel,
+        client=client,
     )
     if mock_dm.goes_to_dm(reply.result):  # a mock exam goes on in the DM with the app
         mock_dm.deliver(client, services.tutor, reply.result, user=user)
@@ -155,6 +202,7 @@ def direct_message(
         user=event["user"],
         channel=event["channel"],
         private=True,
+        client=client,
     )
     if client is not None and mock_dm.goes_to_dm(reply.result):
         mock_dm.deliver(client, services.tutor, reply.result, user=event["user"])
@@ -174,12 +222,21 @@ def home_opened(event: dict, client: WebClient, context: BoltContext, services: 
     publish_home(client, services, team=_team(context), user=event["user"])
 
 
-def publish_home(client: WebClient, services: Services, *, team: str, user: str) -> None:
-    """The learner's stats and the workspace's week, both read from the tallies (cheap)."""
+def publish_home(
+    client: WebClient, services: Services, *, team: str, user: str, fresh: bool = True
+) -> None:
+    """The learner's stats, readiness, plan and charts, and the workspace's week.
+
+    `fresh=False` (after an answer) reuses the charts last uploaded; opening the tab redraws
+    those whose data changed.
+    """
     now, tutor = services.clock(), services.tutor
     stats = tutor.stats(team=team, user=user, now=now)
     board = Standings(tutor.store).board(team=team, now=now)
-    client.views_publish(user_id=user, view=blocks.home(stats, board))
+    pictures = charts.chart_blocks(
+        client, tutor.store, now, team=team, user=user, stats=stats, fresh=fresh
+    )
+    client.views_publish(user_id=user, view=blocks.home(stats, board, pictures))
 
 
 def is_home_tab(event: dict) -> bool:
@@ -274,7 +331,7 @@ def quiz_more(
 def refresh_home(client: WebClient, services: Services, *, team: str, user: str) -> None:
     """Publish App Home after an answer; a failure is logged, never shown to the learner."""
     try:
-        publish_home(client, services, team=team, user=user)
+        publish_home(client, services, team=team, user=user, fresh=False)
     except SlackClientError as failure:  # Home may be off or not opened yet: feedback matters
         log.warning("Could not refresh App Home (%s)", type(failure).__name__)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.store import tallies
 from bot.store.answers import Answers, Post, Standing, TopicScore
+from bot.store.cards import Answer, Cards
 from bot.store.daily import LEASE, LOCAL_TEAM, Claim, DailyStore
 from bot.store.db import Database, migrations, stamp
 from bot.store.events import Events
@@ -16,7 +17,7 @@ from bot.store.flags import FlaggedItem, Flags
 from bot.store.gaps import Gaps
 
 
-class Store(Answers, Events, Gaps, Flags, Database):
+class Store(Answers, Cards, Events, Gaps, Flags, Database):
     """All reads and writes of the tutor's SQLite file.
 
     The daily quick-check's (schedules, ledger, reveals) are DailyStore's.
@@ -26,6 +27,7 @@ class Store(Answers, Events, Gaps, Flags, Database):
 __all__ = [
     "LEASE",
     "LOCAL_TEAM",
+    "Answer",
     "Claim",
     "DailyStore",
     "FlaggedItem",

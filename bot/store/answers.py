@@ -12,7 +12,7 @@ from typing import Literal
 
 import sqlite_utils
 
-from bot.store import tallies
+from bot.store import cards, tallies
 from bot.store.db import immediate, stamp
 
 # A question put to one learner, to a channel, or to one learner inside a mock exam (on no board)
@@ -129,7 +129,8 @@ class Answers:
         topic: str,
         now: dt.datetime,
     ) -> bool:
-        """Record a learner's answer and count it in the tallies, in one transaction.
+        """Record a learner's answer, count it in the tallies and review the learner's card for
+        the question (`bot.store.cards`, every kind of post), in one transaction.
 
         False when they had already answered this post (nothing is counted then). A mock exam's
         answers count in the learner's own totals only, never on a board.
@@ -168,6 +169,14 @@ class Answers:
                 topic=topic,
                 answered_at=stamp(now),
                 zone=zone,
+            )
+            cards.review(
+                self.db,
+                team=post.team,
+                user=user,
+                question_id=post.question_id,
+                correct=correct,
+                at=now,
             )
         return True
 

@@ -179,6 +179,33 @@ def m005_tallies_and_covering_indexes(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m006_cards_and_exam_dates(db: sqlite_utils.Database) -> None:
+    """Each learner's FSRS card per question (`bot.store.cards`), replayed from every answer on
+    file; each learner's exam date (one per learner and workspace); and the Slack file of each
+    learner's last uploaded chart, with a digest of its data, so an unchanged chart is reused."""
+    from bot.store import cards  # the replay lives there; this only makes the tables
+
+    db.execute(
+        "create table cards (team text not null, user text not null, "
+        "question_id text not null, card text not null, due text not null, "
+        "reviews integer not null default 0, lapses integer not null default 0, "
+        "primary key (team, user, question_id)) without rowid"
+    )
+    db.execute("create index idx_cards_due on cards (team, user, due)")
+    db.execute(
+        "create table exam_dates (team text not null, user text not null, "
+        "exam_date text not null, set_at text not null, primary key (team, user)) without rowid"
+    )
+    db.execute(
+        "create table chart_files (team text not null, user text not null, name text not null, "
+        "digest text not null, file_id text not null, alt text not null, "
+        "uploaded_at text not null, "
+        "primary key (team, user, name)) without rowid"
+    )
+    cards.rebuild(db)
+
+
+@migrations()
 def m007_mock_exams(db: sqlite_utils.Database) -> None:
     """Mock exams (`bot.store.mocks`): one row per mock, one per question drawn for it.
 
