@@ -146,12 +146,13 @@ _ML_VOCABULARY = """
     dataproc spark beam tfrecord transformer transformers bert image images text workbench
     tensorboard bigframes dataframes pandas vector vectors"""
 ML_WORDS = frozenset(_ML_VOCABULARY.split())
-# Domain words saturate: the feature is 1 - exp(-words / DOMAIN_SCALE).
-DOMAIN_SCALE = 2.0
 GOOGLE_WORDS = frozenset(
     {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
     | {"dataflow", "colab", "kubeflow"}
 )
+DOMAIN_WORDS = ML_WORDS | GOOGLE_WORDS
+# Domain words saturate: the feature is 1 - exp(-words / DOMAIN_SCALE).
+DOMAIN_SCALE = 2.0
 
 __all__ = ["Knobs", "Lookup", "Match", "Matcher", "clean", "words"]
 
@@ -265,6 +266,7 @@ class Matcher:
         self._after: dict[str, list[str]] | None = None
         self._phrase = lru_cache(maxsize=4096)(self._phrase_of)
         self._tokens = lru_cache(maxsize=4096)(self._tokens_of)
+        self._cue_terms = lru_cache(maxsize=4096)(self._cue_terms_of)
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
@@ -429,7 +431,7 @@ class Matcher:
             return scored, False
         return [scored[1], scored[0], *scored[2:]], True
 
-    def _cue_terms(self, a: int, b: int) -> frozenset[str]:
+    def _cue_terms_of(self, a: int, b: int) -> frozenset[str]:
         """The words and word pairs of entry a's cues against entry b (its watch_out on b)."""
         other = self._index.entries[b].id
         cues = [c for w in self._index.entries[a].watch_out if w.id == other for c in w.cues]
@@ -686,7 +688,7 @@ def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple
 def _domain_words(question: str) -> int:
     """How many distinct ML or Google Cloud words a question spells out: the surest sign that it
     is in scope, since out-of-scope lines that collide with an entry mostly share plain words."""
-    return len((ML_WORDS | GOOGLE_WORDS).intersection(raw_words(question[:2000])))
+    return len(DOMAIN_WORDS.intersection(raw_words(question[:2000])))
 
 
 def _other_platform(question: str) -> str | None:
