@@ -13,6 +13,7 @@ import pytest
 from bot import replies
 from bot.chat import Session, respond
 from bot.conversation import NothingToReport, Place, ReportKept, Verb, handle, parse, report_reason
+from bot.store.db import stamp
 from bot.store.flags import WITHDRAW_AFTER
 from tests.conftest import SHIPPED_ROOT
 from tests.daily_stub import make_daily
@@ -68,6 +69,20 @@ def test_flags_are_grouped_by_item_newest_first(tutor, now):
     lines = replies.flags_lines(tutor.store.flagged(), lambda kind, item: f"<{item}>")
     assert lines[0].startswith("question q-oom  <q-oom>  (1 report;")
     assert "  #4 wrong answer key: C?" in lines and any("👍 1 👎 1" in line for line in lines)
+
+
+def test_a_curator_sees_who_doubts_the_key_and_when(tutor, now):
+    """`wrong_by` counts different people saying "wrong answer key" (not other reasons or
+    ratings); each report keeps its time; `limit` keeps only the newest items."""
+    later = now + dt.timedelta(minutes=5)
+    for user, reason in [("U1", "wrong"), ("U2", "wrong"), ("U3", "unclear"), ("U4", "up")]:
+        tutor.report(team="T", user=user, kind="question", item="q-oom", reason=reason, now=now)
+    tutor.report(team="T", user="U5", kind="entry", item="automl", reason="other", now=later)
+    automl, oom = tutor.store.flagged()
+    assert (oom.item, oom.wrong_by, oom.ups, oom.downs) == ("q-oom", 2, 1, 0)
+    assert {f.flagged_at for f in oom.reports} == {stamp(now)} and len(oom.reports) == 3
+    assert automl.newest == stamp(later) and automl.wrong_by == 0
+    assert [i.item for i in tutor.store.flagged(limit=1)] == ["automl"]
 
 
 def test_three_different_people_withdraw_a_question_until_cleared(tutor, now):
