@@ -74,24 +74,18 @@ def status_line(entry: Entry) -> str:
 
 
 def answer_lines(lookup: Lookup, kb_get) -> list[str]:
-    """An answer for a person: the means, why, the mix-up to watch, the source; or did-you-mean."""
+    """An answer for a person: the summary, then the mix-ups to watch, the source and related
+    entries; or did-you-mean."""
+    summary = answer_summary(lookup)
     if lookup.best is None:
-        return dont_know_lines(lookup)
+        return summary
     entry = lookup.best.entry
-    lines = []
-    if lookup.named is not None:
-        named = lookup.named.name
-        lines.append(f"You mention {named}, but for this need the usual answer is {entry.name}.")
-    lines.append(f"{entry.means}  ({lookup.best.confidence}% sure)")
-    lines.append(entry.why)
-    note = status_line(entry)
-    if note:
-        lines.append(note)
+    lines = summary[:-1]  # the exam section goes after the mix-ups
     for watch in _watch_outs(entry, lookup.named)[:2]:
         other = kb_get(watch.id)
         name = other.name if other else watch.id
         lines.append(f"Don't confuse with {name}: {watch.note}")
-    lines.append(exam_section(entry.section))
+    lines.append(summary[-1])
     if entry.sources:
         lines.append(f"Source: {entry.sources[0]}")
     if lookup.alternatives:
