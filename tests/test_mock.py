@@ -23,11 +23,14 @@ from bot.mock import (
     MockRefused,
     MockShown,
     NoMock,
+    SectionScore,
     domain_of,
     draw,
     quotas,
+    section_scores,
 )
 from bot.mock_exams import MockExams
+from bot.quiz import Question, QuestionBank
 from bot.replies import render
 from bot.schedule import Schedule
 from bot.standings import Standings
@@ -89,6 +92,89 @@ def test_quotas_give_a_short_sections_rest_to_the_others():
     counts = quotas(20, WEIGHTS, {**dict.fromkeys(WEIGHTS, 100), "3": 1})
     assert counts["3"] == 1 and sum(counts.values()) == 20
     assert counts["4"] >= counts["1"] and counts["4"] > 4
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [
+        # 20 × (13, 16, 21, 20, 18, 13) / 101 = 2.574, 3.168, 4.158, 3.960, 3.564, 2.574: the
+        # floors make 17; the three largest remainders (.960, .574, .574) beat 5's .564.
+        (20, {"1": 3, "2": 3, "3": 4, "4": 4, "5": 3, "6": 3}),
+        # 60 × … / 101 = 7.723, 9.505, 12.475, 11.881, 10.693, 7.723: floors 56, four more go to
+        # 4 (.881), 1 and 6 (.723) and 5 (.693); 2 (.505) and 3 (.475) stay rounded down.
+        (60, {"1": 8, "2": 9, "3": 12, "4": 12, "5": 11, "6": 8}),
+    ],
+)
+def test_quotas_round_up_the_largest_remainders(size, expected):
+    """Largest remainders: every part gets its share rounded down, and the questions left over
+    go one each to the parts with the largest fractions."""
+    assert quotas(size, WEIGHTS, dict.fromkeys(WEIGHTS, 100)) == expected
+
+
+def test_a_short_section_leaves_its_last_question_to_the_largest_remainder():
+    """Section 3 can give only 3 of its 4: the one left is split by the others' weights
+    (13, 16, 20, 18, 13 of 80: 4 has the largest share, .25), so 4 gets it."""
+    counts = quotas(20, WEIGHTS, {**dict.fromkeys(WEIGHTS, 100), "3": 3})
+    assert counts == {"1": 3, "2": 3, "3": 3, "4": 5, "5": 3, "6": 3}
+
+
+@pytest.mark.parametrize(
+    ("weights", "capacity", "expected"),
+    [
+        ({"a": 1.0, "b": 1.0}, {"a": 10}, {"a": 10, "b": 0}),  # b has no questions at all
+        ({"a": 1.0, "b": 1.0}, {"a": 2, "b": 3}, {"a": 2, "b": 3}),  # the bank runs out
+        ({"a": 0.5, "b": 0.5}, {"a": 9, "b": 9}, {"a": 5, "b": 5}),  # weights at any scale
+        ({"a": 1.0, "b": 0.0}, {"a": 2, "b": 9}, {"a": 2, "b": 0}),  # weight 0: never drawn
+    ],
+    ids=["no-questions", "bank-runs-out", "fractional-weights", "zero-weight"],
+)
+def test_quotas_never_exceed_what_each_part_has(weights, capacity, expected):
+    """Ten questions asked: a part gets no more than its questions, the others take the rest;
+    when all parts are used up the mock is smaller; a weight of 0 gets nothing."""
+    assert quotas(10, weights, capacity) == expected
+
+
+def question(qid: str, section: str) -> Question:
+    return Question(
+        qid, section, "t", "medium", "?", (("A", "a"), ("B", "b")), "A", {"A": "", "B": ""}, (), ""
+    )
+
+
+def test_a_bank_without_some_sections_still_gives_a_mock(catalog):
+    """The small bank has questions in 3.2 only: a mock of 3 is those three."""
+    drawn = draw(catalog.questions, 3, seen={}, rng=random.Random(1))
+    assert sorted(q.id for q in drawn) == sorted(q.id for q in catalog.questions.questions)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_subsections_take_turns_within_a_section(seed):
+    """Section 3 with six unseen questions in each of 3.1, 3.2 and 3.3: a draw of nine takes three
+    from each; with one question in 3.2 and 3.3 and ten in 3.1, a draw of three takes both."""
+    even = QuestionBank(
+        tuple(question(f"{s}-{i}", s) for s in ("3.1", "3.2", "3.3") for i in range(6))
+    )
+    drawn = draw(even, 9, seen={}, rng=random.Random(seed))
+    assert Counter(q.section for q in drawn) == {"3.1": 3, "3.2": 3, "3.3": 3}
+    lopsided = QuestionBank(
+        (*(question(f"a{i}", "3.1") for i in range(10)), question("b", "3.2"), question("c", "3.3"))
+    )
+    assert {"b", "c"} <= {q.id for q in draw(lopsided, 3, seen={}, rng=random.Random(seed))}
+
+
+def test_section_scores_are_per_exam_section_in_the_guides_order():
+    """Right answers and totals per domain, domains in the guide's order whatever the order asked."""
+    graded = [
+        (question("x", "6.1"), False),
+        (question("y", "3.2"), True),
+        (question("z", "3.3"), False),
+        (question("w", "6.2"), True),
+        (question("v", "1.1"), True),
+    ]
+    assert section_scores(graded) == (
+        SectionScore("1", 1, 1),
+        SectionScore("3", 1, 2),
+        SectionScore("6", 1, 2),
+    )
 
 
 def test_a_mock_of_20_follows_the_section_proportions(shipped):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+import time
 
+import pytest
 from fsrs import Card, Rating, Scheduler
 
-from bot.reviews import Attempt, reviews_due
+from bot.reviews import Attempt, cards_from, review, reviews_due, scheduler
 from bot.store import Store, migrations
 
 DAY = dt.timedelta(days=1)
@@ -151,3 +153,71 @@ def test_the_migration_replays_answer_history_into_cards(tmp_path, tutor):
     assert migrations.pending(upgraded.db) == []
     replayed = {q: upgraded.card(team="T1", user="U3", question_id=q).to_dict() for q in expected}
     assert replayed == expected
+
+
+def test_replaying_a_history_gives_each_question_the_card_fsrs_gives_its_own_answers():
+    """Twelve questions answered right on days 0, 4, 14 and 40 (long intervals, where fuzzing
+    would move the due date), and one answered right, right, wrong, right (a lapse, which with no
+    relearning steps comes back after a day, not ten minutes), given in any order: each card is
+    the one fsrs computes from that question's answers alone, with our settings."""
+    steady = {
+        f"q{i}": [(True, START + d * DAY + i * dt.timedelta(hours=1)) for d in (0, 4, 14, 40)]
+        for i in range(12)
+    }
+    lapse = [
+        (True, START),
+        (True, START + 5 * DAY),
+        (False, START + 20 * DAY),
+        (True, START + 21 * DAY),
+    ]
+    answers = {**steady, "lapsed": lapse}
+    history = [Attempt(q, right, at) for q, given in answers.items() for right, at in given]
+    cards = cards_from(reversed(history))
+    assert {q: card.to_dict() for q, card in cards.items()} == {
+        q: fsrs_says(given) for q, given in answers.items()
+    }
+
+
+def test_a_missed_question_is_due_a_day_later_not_minutes_later():
+    """Right on day 0, wrong on day 5: an hour after the miss it is not due; on day 6 it is."""
+    history = [Attempt("q", True, START), Attempt("q", False, START + 5 * DAY)]
+    assert reviews_due(history, START + 5 * DAY + dt.timedelta(hours=1)) == []
+    assert reviews_due(history, START + 6 * DAY) == ["q"]
+
+
+def test_an_answer_older_than_the_cards_last_review_counts_as_given_at_that_review():
+    """A clock stepping back: right at noon, then wrong stamped an hour earlier, gives the card
+    fsrs computes for both answers at noon."""
+    noon = START + dt.timedelta(hours=3)
+    using = scheduler()
+    card = review(None, True, noon, using=using)
+    card = review(card, False, noon - dt.timedelta(hours=1), using=using)
+    assert card.to_dict() == fsrs_says([(True, noon), (False, noon)])
+
+
+def test_review_times_must_carry_a_time_zone():
+    """A naive time is a programming error, refused with a message saying so."""
+    with pytest.raises(ValueError, match=r"^review times must be timezone-aware$"):
+        cards_from([Attempt("q", True, dt.datetime(2026, 12, 1, 9, 0))])
+
+
+@pytest.fixture
+def server_in_tokyo(monkeypatch):
+    """The machine's own clock is set to UTC+9 (a server not set to UTC)."""
+    monkeypatch.setenv("TZ", "JST-9")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_cards_are_kept_in_utc_whatever_the_servers_time_zone(server_in_tokyo):
+    """Answers stamped in UTC and in UTC+2 replay on a server in Tokyo to the card fsrs gives
+    for the same moments in UTC."""
+    plus_two = dt.timezone(dt.timedelta(hours=2))
+    history = [
+        Attempt("q", True, START),
+        Attempt("q", True, (START + 3 * DAY).astimezone(plus_two)),
+    ]
+    card = cards_from(history)["q"]
+    assert card.to_dict() == fsrs_says([(True, START), (True, START + 3 * DAY)])
