@@ -3,8 +3,10 @@
 Sizing (a heuristic, stated so it can be argued with): a section needs `FIRM` answers' worth of
 evidence before its estimate means much, plus `GAIN` more answers for every whole 1.0 it is
 below `TARGET` (4 answers per 10 points: practice with feedback and "read next"). What all
-sections need, spread evenly over the days left, is today's count of new questions, given to
-the sections furthest from ready first. Reviews due (FSRS) come before new questions.
+sections need, spread evenly over the days left, is today's budget of new questions, given to
+the sections furthest from ready first; today names at most `FOCUS` sections, so when the exam
+is close today's count is what those sections take (the rest come on later days). Reviews due
+(FSRS) come before new questions.
 """
 
 from __future__ import annotations
