@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from bot import replies
-from bot.conversation import Place, Result, handle, is_shared, parse
+from bot.conversation import Command, Place, Result, handle, is_shared, parse
 from bot.mock import MOCK_RESULTS
 from bot.slack import blocks, mock_blocks, mock_dm
 from bot.slack.blocks import Message
@@ -80,7 +81,7 @@ def converse(
 ) -> Reply:
     """One turn from a line of text: the same core for /tutor, mentions and DMs."""
     place = Place(team, user, channel, private, services.is_admin(user))
-    result = handle(services.tutor, parse(text), place, services.clock())
+    result = handle(services.tutor, parsed(text), place, services.clock())
     return Reply(render(result), is_shared(result), result)
 
 
@@ -95,7 +96,13 @@ def slash_command(ack: Ack, command: dict, context: BoltContext, services: Servi
 
 def needs_admin(command: dict) -> bool:
     """For routing: a /tutor that asks users.info whether the person is an admin goes lazy."""
-    return parse(command.get("text", "")).needs_admin
+    return parsed(command.get("text", "")).needs_admin
+
+
+@functools.lru_cache(maxsize=64)
+def parsed(text: str) -> Command:
+    """`parse`, remembered: routing a /tutor asks what its text means up to three times."""
+    return parse(text)
 
 
 def slash_later(command: dict, context: BoltContext, respond: Respond, services: Services) -> None:

@@ -10,19 +10,19 @@ from __future__ import annotations
 from slack_bolt import Ack, BoltContext, Respond
 from slack_sdk import WebClient
 
-from bot.conversation import Place, Verb, handle, parse
+from bot.conversation import Place, Verb, handle
 from bot.mock import MockDone, MockRefused, MockResult, MockShown
 from bot.mock_exams import MockExams
 from bot.mock_replies import render_mock
 from bot.slack.blocks import lines, read_answer_value
-from bot.slack.handlers import Services, render
+from bot.slack.handlers import Services, parsed, render
 from bot.slack.mock_blocks import IN_DM, MOCK_DISCARD, shown
 from bot.slack.mock_dm import deliver, goes_to_dm, post_result
 
 
 def is_mock(command: dict) -> bool:
     """/tutor mock …, and letters (they may answer a mock's question): answered by this module."""
-    return parse(command.get("text", "")).verb in (Verb.MOCK, Verb.ANSWER)
+    return parsed(command.get("text", "")).verb in (Verb.MOCK, Verb.ANSWER)
 
 
 def mock_command(ack: Ack, command: dict, context: BoltContext, services: Services) -> None:
@@ -30,7 +30,7 @@ def mock_command(ack: Ack, command: dict, context: BoltContext, services: Servic
     channel = command.get("channel_id", "")
     user = command["user_id"]
     place = Place(_team(context), user, channel, channel.startswith("D"), services.is_admin(user))
-    result = handle(services.tutor, parse(command.get("text", "")), place, services.clock())
+    result = handle(services.tutor, parsed(command.get("text", "")), place, services.clock())
     context["mock"] = result
     said = lines([IN_DM]) if goes_to_dm(result) else render(result)
     ack(**said.as_kwargs(), response_type="ephemeral")
