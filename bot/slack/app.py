@@ -112,12 +112,16 @@ def register(app: App, services: Services) -> None:
     app.use(OncePerEvent(services.tutor.store, services.clock))
     app.error(handlers.on_error)
 
-    # Each /tutor goes to one of three listeners, by its words (`Only`; they exclude each other,
-    # and the most common, a question, is tried first). Answered in the ack unless it may ask
-    # users.info (is this person an admin?): then after it, so other commands pay for no lazy
-    # listener. A mock (and a letter, which may answer one) is decided in the ack; its DM
-    # message follows.
+    # bolt tries listeners in the order they are registered, each try costing about as much as
+    # bare bolt's whole ack (it builds every argument a listener could ask for), so the two
+    # most frequent requests come first: a /tutor question, then a quiz click.
+    # Each /tutor goes to one of three listeners, by its words (`Only`; they exclude each other).
+    # Answered in the ack unless it may ask users.info (is this person an admin?): then after
+    # it, so other commands pay for no lazy listener. A mock (and a letter, which may answer
+    # one) is decided in the ack; its DM message follows.
     app.command(COMMAND, middleware=[Only(in_ack)])(handlers.slash_command)
+    # A click is recorded in the ack itself (durable, then ack); feedback follows it.
+    app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.command(COMMAND, middleware=[Only(mock_handlers.is_mock)])(
         ack=mock_handlers.mock_command, lazy=[guarded(mock_handlers.mock_to_dm)]
     )
@@ -136,8 +140,6 @@ def register(app: App, services: Services) -> None:
     )
     app.event("app_home_opened")(handlers.ignore)  # the Messages tab
 
-    # A click is recorded in the ack itself (durable, then ack); feedback follows it.
-    app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.action(SHOW_ENTRY)(ack=later, lazy=[guarded(handlers.show_entry)])
     app.action(MOCK_ANSWER)(
         ack=mock_handlers.mock_click, lazy=[guarded(mock_handlers.mock_click_after)]

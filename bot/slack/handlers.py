@@ -16,6 +16,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from slack_bolt import Ack, BoltContext, BoltResponse, Respond, Say
 from slack_sdk import WebClient
@@ -58,6 +59,31 @@ class Services:
     def is_admin(self, user: str) -> Callable[[], bool]:
         """Asked only when a command needs it: TUTOR_ADMINS, else users.info."""
         return lambda: self.names.is_admin(user, self.admins)
+
+
+@dataclass(frozen=True)
+class Handed:
+    """A value an ack listener hands on to its lazy listener in `context` (`hand_on`).
+
+    bolt deep-copies a request's context for each lazy listener, twice, before the ack goes
+    out; what is handed on is immutable (frozen results over the shared catalog), so the copies
+    share it: copying a graded click's question and entries cost more than the rest of its ack.
+    """
+
+    value: Any
+
+    def __deepcopy__(self, memo: dict) -> Handed:
+        return self
+
+
+def hand_on(context: BoltContext, name: str, value: object) -> None:
+    context[name] = Handed(value)
+
+
+def handed(context: BoltContext, name: str) -> Any:
+    """What the ack listener handed on under `name` (`hand_on`), or None."""
+    kept = context.get(name)
+    return kept.value if isinstance(kept, Handed) else None
 
 
 @dataclass(frozen=True)
@@ -222,8 +248,8 @@ def answer_click(
         team=_team(context),
         channel=_channel(body),
     )
-    context["graded"] = graded or None
-    context["post_id"] = value[0] if value else None
+    hand_on(context, "graded", graded or None)
+    hand_on(context, "post_id", value[0] if value else None)
     ack()
 
 
@@ -235,9 +261,9 @@ def click_feedback(
     A private question's message is replaced by itself without buttons and the feedback (no
     second answer from it); a channel's question stays as it is and the feedback comes apart.
     """
-    graded: Graded | None = context.get("graded")
+    graded: Graded | None = handed(context, "graded")
     user = body["user"]["id"]
-    post_id = context.get("post_id")
+    post_id = handed(context, "post_id")
     post = services.tutor.store.post(post_id) if post_id is not None else None
     if graded is None:
         said, replace = blocks.lines([replies.UNKNOWN_POST]), False
@@ -320,7 +346,7 @@ def rate_click(
     ack: Ack, action: dict, body: dict, context: BoltContext, services: Services
 ) -> None:
     """👍/👎 on an answer, kept before the ack; the thanks follows it (`rate_thanks`)."""
-    context["reported"] = services.tutor.report(
+    reported = services.tutor.report(
         team=_team(context),
         user=body["user"]["id"],
         kind="entry",
@@ -328,11 +354,12 @@ def rate_click(
         reason="up" if action.get("action_id") == "rate_up" else "down",
         now=services.clock(),
     )
+    hand_on(context, "reported", reported)
     ack()
 
 
 def rate_thanks(respond: Respond, context: BoltContext) -> None:
-    reported: Reported | None = context.get("reported")
+    reported: Reported | None = handed(context, "reported")
     said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
     respond(**blocks.lines([said]).as_kwargs(), response_type="ephemeral", replace_original=False)
 
@@ -366,14 +393,14 @@ def report_submit(
         comment=comment,
         now=services.clock(),
     )
-    context["reported"] = reported or None
+    hand_on(context, "reported", reported or None)
     said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
     ack(response_action="update", view=blocks.report_thanks(said))
 
 
 def tell_curators(client: WebClient, context: BoltContext, services: Services) -> None:
     """After the ack: a new report goes to TUTOR_CURATOR_CHANNEL, when one is set."""
-    reported: Reported | None = context.get("reported")
+    reported: Reported | None = handed(context, "reported")
     if not (reported and services.curator_channel):
         return
     shown = dataclasses.replace(reported, comment=neutral(reported.comment))  # styles nothing
