@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 
 import pytest
 from slack_bolt import BoltRequest
@@ -44,10 +45,10 @@ def slack(stub) -> SlackRequests:
     return SlackRequests("unused", SIGNING_SECRET, response_url=stub.response_url)
 
 
-def call(wsgi, body: str, content_type: str, headers: dict[str, str], *, method: str = "POST"):
-    """One request as gunicorn passes it: status, headers and body of the answer."""
+def environ_for(body: str, content_type: str, headers: dict[str, str], method: str) -> dict:
+    """A request as gunicorn hands it to the WSGI app."""
     data = body.encode()
-    environ = {
+    return {
         "REQUEST_METHOD": method,
         "PATH_INFO": serve.EVENTS_PATH,
         "QUERY_STRING": "",
@@ -56,7 +57,12 @@ def call(wsgi, body: str, content_type: str, headers: dict[str, str], *, method:
         "wsgi.input": io.BytesIO(data),
         **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
     }
+
+
+def call(wsgi, body: str, content_type: str, headers: dict[str, str], *, method: str = "POST"):
+    """One request as gunicorn passes it: status, headers and body of the answer."""
     started: list = []
+    environ = environ_for(body, content_type, headers, method)
     answer = b"".join(wsgi(environ, lambda status, sent: started.append((status, dict(sent)))))
     ((status, sent),) = started
     return int(status.split()[0]), sent, answer.decode()
@@ -146,3 +152,30 @@ def test_without_the_gate_bolt_checks_signatures_itself(settings, tutor, client,
     response = app.dispatch(BoltRequest(body=body, headers={"content-type": [content_type]}))
     assert response.status == 401
     assert tutor.store.gaps() == []
+
+
+def test_an_answer_leaves_in_one_tcp_segment(wsgi, slack):
+    """What gunicorn writes of an answer (headers, then body) is held until it closes the
+    response, so both leave together; then the socket is as it was."""
+    cork = (socket.IPPROTO_TCP, socket.TCP_CORK)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        client = socket.create_connection(server.getsockname(), timeout=30)
+        conn, _ = server.accept()
+        with client, conn:
+            body, content_type = slack.slash("help")
+            environ = environ_for(body, content_type, sign(SIGNING_SECRET, body), "POST")
+            environ["gunicorn.socket"] = conn
+            answer = serve.in_one_segment(wsgi)(environ, lambda status, headers: None)
+            assert conn.getsockopt(*cork) == 1
+            conn.sendall(b"".join(answer))  # as gunicorn writes the body
+            answer.close()  # as gunicorn closes it
+            assert conn.getsockopt(*cork) == 0
+            assert b"Study Tutor" in client.recv(65536)
+
+
+def test_without_a_tcp_socket_answers_go_out_as_before(wsgi, slack):
+    """No socket in the environ (another server, a test): the same answer, nothing held."""
+    body, content_type = slack.slash("help")
+    environ = environ_for(body, content_type, sign(SIGNING_SECRET, body), "POST")
+    answer = serve.in_one_segment(wsgi)(environ, lambda status, headers: None)
+    assert "Study Tutor" in json.loads(b"".join(answer))["text"]
