@@ -10,12 +10,19 @@ measured in the same run, interleaved request by request, so machine noise hits 
 With `--varied` each round asks the next dev-set question (tests/eval/learner_questions.yaml)
 instead of the same one, so the matcher's cost is that of real, different questions.
 
-Run: `make bench` or `python -m bench.slack_roundtrip [--requests N] [--varied]`.
+With `--clicks` each round is a quiz click instead: a learner (one of CLICKERS in turn) gets a
+private question with `/tutor quiz` (untimed), then the click on its first choice is timed to its
+ack, which comes after the answer is committed; the bare apps ack the same click and do nothing.
+Feedback and App Home follow the tutor's acks, as they do in use (to the recording stand-in);
+the next server's click waits until they arrived, so none is timed during that work.
+
+Run: `make bench` or `python -m bench.slack_roundtrip [--requests N] [--varied | --clicks]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import subprocess
 import sys
@@ -34,6 +41,7 @@ from tests.slack_stub import (
 )
 
 QUESTION = "which service for no-code training"
+CLICKERS = 100  # learners taking turns in --clicks, so none runs out of fresh questions
 
 
 def bare_app(port: int, api_url: str, process_before_response: bool) -> None:
@@ -50,6 +58,7 @@ def bare_app(port: int, api_url: str, process_before_response: bool) -> None:
         process_before_response=process_before_response,
     )
     app.command("/tutor")(lambda ack: ack())
+    app.action(re.compile(r"^answer_[a-e]$"))(lambda ack: ack())  # for --clicks
     options = {"bind": f"127.0.0.1:{port}", "worker_class": "gthread", "threads": 8, "workers": 1}
     Server(lambda: SlackRequestHandler(app), options).run()
 
@@ -96,6 +105,37 @@ def measure(
     return times
 
 
+def measure_clicks(
+    urls: dict[str, str], requests: int, stub: SlackStub, warmup: int = 30
+) -> dict[str, list[float]]:
+    """Milliseconds per signed quiz click to its ack, per server, interleaved; every server gets
+    the click on the question `/tutor quiz` just put to that learner on the tutor. The next
+    server's click waits until the tutor's feedback and App Home for this one reached the
+    stand-in, so that work (after the ack) is not timed as part of another server's ack."""
+    factories = {
+        name: SlackRequests(url, SIGNING_SECRET, stub.response_url) for name, url in urls.items()
+    }
+    times: dict[str, list[float]] = {name: [] for name in urls}
+    for i in range(warmup + requests):
+        user = f"U0BENCH{i % CLICKERS:03d}"
+        quiz = factories["tutor"].post(factories["tutor"].slash("quiz", user=user))
+        button = quiz.json()["blocks"][-1]["elements"][0]
+        for name, factory in factories.items():
+            request = factory.action(button["action_id"], button["value"], user=user)
+            started = time.perf_counter()
+            sent = factory.post(request)
+            elapsed = (time.perf_counter() - started) * 1000
+            if sent.status != 200:
+                raise RuntimeError(f"{name}: HTTP {sent.status} {sent.body[:200]}")
+            if i >= warmup:
+                times[name].append(elapsed)
+            if name == "tutor":
+                for path in ("webhook/", "views.publish"):
+                    if len(stub.wait_for(path, i + 1, within=30)) < i + 1:
+                        raise RuntimeError(f"tutor: no {path} after click {i + 1}")
+    return times
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -117,6 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--api", default="", help=argparse.SUPPRESS)
     parser.add_argument("--default-mode", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--varied", action="store_true", help="ask the dev set's questions in turn")
+    parser.add_argument("--clicks", action="store_true", help="time quiz clicks to their acks")
     args = parser.parse_args(argv if argv is not None else [])
     if args.bare:
         bare_app(args.bare, args.api, process_before_response=not args.default_mode)
@@ -135,9 +176,14 @@ def main(argv: list[str] | None = None) -> None:
                 SlackRequests(tutor.url, SIGNING_SECRET).slash(QUESTION)
             )
             print(f"/tutor {QUESTION} -> {answer.json()['text'].splitlines()[0]}")
-            questions = _dev_questions() if args.varied else (QUESTION,)
-            print(f"{len(questions)} different question(s)")
-            print("\n".join(report(measure(urls, args.requests, questions=questions))))
+            if args.clicks:
+                print(f"quiz clicks by {CLICKERS} learners in turn")
+                times = measure_clicks(urls, args.requests, stub)
+            else:
+                questions = _dev_questions() if args.varied else (QUESTION,)
+                print(f"{len(questions)} different question(s)")
+                times = measure(urls, args.requests, questions=questions)
+            print("\n".join(report(times)))
         finally:
             for process in processes:
                 process.terminate()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 import logging
 
 import pytest
-from slack_bolt import BoltContext, BoltResponse, Say
+from slack_bolt import BoltContext, BoltRequest, BoltResponse, Say
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookResponse
 
@@ -231,6 +232,22 @@ def test_guarded_keeps_the_names_bolt_injects():
     names = inspect.getfullargspec(guarded(handlers.mention)).args
     assert names[:5] == ["event", "say", "client", "context", "services"]
     assert {"body", "logger", "respond"} <= set(names)
+
+
+def test_what_an_ack_hands_on_is_shared_with_the_lazy_listener_not_copied(
+    context, services, tutor, now
+):
+    """bolt deep-copies the context (then the whole request) for a lazy listener: a grade
+    handed on arrives as the same object, while bolt's own values are still copied."""
+    asked = tutor.quiz(team=TEAM, user=STUDENT, now=now)
+    graded = tutor.answer(post_id=asked.post.id, user=STUDENT, choice="A", now=now, team=TEAM)
+    context["services"], context["response_url"] = services, "https://hooks.example/1"
+    handlers.hand_on(context, "graded", graded)
+    copied = BoltRequest(body={}, context=context, mode="socket_mode").to_copyable()
+    copied = copy.deepcopy(copied)  # as bolt builds a lazy listener's request
+    assert handlers.handed(copied.context, "graded") is graded
+    assert copied.context["services"] is services
+    assert copied.context is not context and handlers.handed(copied.context, "nothing") is None
 
 
 def test_dm_reply_goes_to_the_dm(stub, client, context, services, tutor, now):

@@ -31,7 +31,7 @@ from bot.slack.blocks import (
 from bot.slack.client import web_client
 from bot.slack.followup import BoundedExecutor, HomeRefresher
 from bot.slack.handlers import Clock, Services
-from bot.slack.middleware import guarded, once_per_event, provide
+from bot.slack.middleware import OncePerEvent, Only, Provide, guarded
 from bot.slack.mock_blocks import MOCK_ANSWER, MOCK_DISCARD, MOCK_RESUME
 from bot.slack.poster import DisplayNames
 from bot.tutor import Tutor
@@ -44,19 +44,26 @@ def utc_now() -> dt.datetime:
 
 
 def create_app(
-    settings: Settings, tutor: Tutor, client: WebClient | None = None, *, clock: Clock = utc_now
+    settings: Settings,
+    tutor: Tutor,
+    client: WebClient | None = None,
+    *,
+    clock: Clock = utc_now,
+    gated: bool = False,
 ) -> App:
     """The whole Slack app over one tutor.
 
     Building it calls no Web API: bolt asks auth.test for the bot's own ids on the first request
     that needs them, so a server whose Slack is unreachable at start still boots (`SlackLink`).
+    `gated`: requests reach it only through `serve.guarded_wsgi`, whose gate has checked their
+    signature already, so bolt does not check it again (nor does it in Socket Mode: no signature).
     """
     after_ack = BoundedExecutor()  # bounded threads and queue: bot.slack.followup
     quiet_token_notice()
     app = App(
         client=client or web_client(settings),
         signing_secret=settings.signing_secret,
-        request_verification_enabled=not settings.socket_mode,
+        request_verification_enabled=not (settings.socket_mode or gated),
         token_verification_enabled=False,
         process_before_response=True,
         listener_executor=after_ack,
@@ -93,25 +100,41 @@ def quiet_token_notice() -> None:
         bolt.addFilter(_TokenNotice())
 
 
+def in_ack(command: dict) -> bool:
+    """A /tutor answered in the ack body (`handlers.slash_command`): neither a mock's (nor a
+    letter's), nor one that asks whether the person is an admin, nor one that uploads charts."""
+    return not (
+        mock_handlers.is_mock(command)
+        or handlers.needs_admin(command)
+        or handlers.shows_charts(command)
+    )
+
+
 def register(app: App, services: Services) -> None:
     """Every id the app answers to, mapped to its handler: the whole wiring."""
-    app.use(provide(services))
-    app.use(once_per_event(services.tutor.store, services.clock))
+    app.use(Provide(services))
+    app.use(OncePerEvent(services.tutor.store, services.clock))
     app.error(handlers.on_error)
 
-    # A /tutor that may ask users.info (is this person an admin?) is answered after the ack; the
-    # matcher only parses the text, so other commands pay for no lazy listener.
-    # A mock (and a letter, which may answer one) is decided in the ack; its DM message follows.
-    app.command(COMMAND, matchers=[mock_handlers.is_mock])(
+    # bolt tries listeners in the order they are registered, each try costing about as much as
+    # bare bolt's whole ack (it builds every argument a listener could ask for), so the two
+    # most frequent requests come first: a /tutor question, then a quiz click.
+    # Each /tutor goes to one of four listeners, by its words (`Only`; they exclude each other).
+    # Answered in the ack unless it may ask users.info (is this person an admin?): then after
+    # it, so other commands pay for no lazy listener. A mock (and a letter, which may answer
+    # one) is decided in the ack; its DM message follows. Stats and ready upload charts: after.
+    app.command(COMMAND, middleware=[Only(in_ack)])(handlers.slash_command)
+    # A click is recorded in the ack itself (durable, then ack); feedback follows it.
+    app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
+    app.command(COMMAND, middleware=[Only(mock_handlers.is_mock)])(
         ack=mock_handlers.mock_command, lazy=[guarded(mock_handlers.mock_to_dm)]
     )
-    app.command(COMMAND, matchers=[handlers.needs_admin])(
+    app.command(COMMAND, middleware=[Only(handlers.needs_admin)])(
         ack=handlers.ack_now, lazy=[guarded(handlers.slash_later)]
     )
-    app.command(COMMAND, matchers=[handlers.shows_charts])(
+    app.command(COMMAND, middleware=[Only(handlers.shows_charts)])(
         ack=handlers.ack_now, lazy=[guarded(handlers.slash_charted)]
     )
-    app.command(COMMAND)(handlers.slash_command)
 
     later = handlers.ack_now
     app.event("app_mention")(ack=later, lazy=[guarded(handlers.mention)])
@@ -124,8 +147,6 @@ def register(app: App, services: Services) -> None:
     )
     app.event("app_home_opened")(handlers.ignore)  # the Messages tab
 
-    # A click is recorded in the ack itself (durable, then ack); feedback follows it.
-    app.action(ANSWER)(ack=handlers.answer_click, lazy=[guarded(handlers.click_feedback)])
     app.action(SHOW_ENTRY)(ack=later, lazy=[guarded(handlers.show_entry)])
     app.action(MOCK_ANSWER)(
         ack=mock_handlers.mock_click, lazy=[guarded(mock_handlers.mock_click_after)]

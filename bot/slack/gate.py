@@ -5,7 +5,8 @@ signature that is not ASCII, and then runs the error handler on the unverified b
 answers a signed body it cannot parse with a 500. Here every request is judged before bolt sees
 it: 401 unless the signature headers have Slack's exact shape and match (slack_sdk's
 `SignatureVerifier` does the HMAC), then 400 unless the body parses the way bolt parses it
-(`slack_bolt.request.internals.parse_body`) into the shape our listeners read.
+(`slack_bolt.request.internals.parse_body`) into the shape our listeners read. The body parsed
+here (`read_body`) is the one bolt gets: nothing parses or verifies a request twice.
 
 Pure functions of the raw request: the WSGI wrapper in `serve.py` and the tests call them.
 """
@@ -75,6 +76,12 @@ def check_signature(
 
 def check_body(body: bytes, content_type: str | None) -> Verdict | None:
     """None when bolt can parse `body` into a request our listeners can read; else the 400."""
+    read = read_body(body, content_type)
+    return read if isinstance(read, Verdict) else None
+
+
+def read_body(body: bytes, content_type: str | None) -> dict | Verdict:
+    """`body` parsed as bolt parses it, when our listeners can read it; else the 400 (or 413)."""
     if len(body) > MAX_BODY:
         return Verdict(413, f"body larger than {MAX_BODY} bytes")
     try:
@@ -86,7 +93,7 @@ def check_body(body: bytes, content_type: str | None) -> Verdict | None:
     except (ValueError, RecursionError):
         return Verdict(400, "body is not valid JSON or form data")
     problem = shape_problem(parsed)
-    return Verdict(400, problem) if problem else None
+    return Verdict(400, problem) if problem else parsed
 
 
 def shape_problem(body: object) -> str | None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from slack_bolt import Ack, BoltContext, BoltResponse, Respond, Say
 from slack_sdk import WebClient
@@ -22,6 +24,7 @@ from slack_sdk.errors import SlackClientError
 
 from bot import replies
 from bot.conversation import (
+    Command,
     Place,
     ReadyShown,
     Result,
@@ -69,6 +72,31 @@ class Services:
 
 
 @dataclass(frozen=True)
+class Handed:
+    """A value an ack listener hands on to its lazy listener in `context` (`hand_on`).
+
+    bolt deep-copies a request's context for each lazy listener, twice, before the ack goes
+    out; what is handed on is immutable (frozen results over the shared catalog), so the copies
+    share it: copying a graded click's question and entries cost more than the rest of its ack.
+    """
+
+    value: Any
+
+    def __deepcopy__(self, memo: dict) -> Handed:
+        return self
+
+
+def hand_on(context: BoltContext, name: str, value: object) -> None:
+    context[name] = Handed(value)
+
+
+def handed(context: BoltContext, name: str) -> Any:
+    """What the ack listener handed on under `name` (`hand_on`), or None."""
+    kept = context.get(name)
+    return kept.value if isinstance(kept, Handed) else None
+
+
+@dataclass(frozen=True)
 class Reply:
     """A message, and whether it is fit for others to see (else only the person who asked)."""
 
@@ -100,7 +128,7 @@ def converse(
     """
     place = Place(team, user, channel, private, services.is_admin(user))
     now = services.clock()
-    result = handle(services.tutor, parse(text), place, now)
+    result = handle(services.tutor, parsed(text), place, now)
     message = render(result)
     if client is not None and isinstance(result, StatsShown | ReadyShown):
         pictures = charts.chart_blocks(
@@ -121,7 +149,13 @@ def slash_command(ack: Ack, command: dict, context: BoltContext, services: Servi
 
 def needs_admin(command: dict) -> bool:
     """For routing: a /tutor that asks users.info whether the person is an admin goes lazy."""
-    return parse(command.get("text", "")).needs_admin
+    return parsed(command.get("text", "")).needs_admin
+
+
+@functools.lru_cache(maxsize=64)
+def parsed(text: str) -> Command:
+    """`parse`, remembered: routing a /tutor asks what its text means up to three times."""
+    return parse(text)
 
 
 def slash_later(command: dict, context: BoltContext, respond: Respond, services: Services) -> None:
@@ -133,7 +167,7 @@ def slash_later(command: dict, context: BoltContext, respond: Respond, services:
 
 def shows_charts(command: dict) -> bool:
     """For routing: /tutor stats and ready upload charts, so they are answered after the ack."""
-    return parse(command.get("text", "")).verb in (Verb.STATS, Verb.READY)
+    return parsed(command.get("text", "")).verb in (Verb.STATS, Verb.READY)
 
 
 def slash_charted(
@@ -272,8 +306,8 @@ def answer_click(
         team=_team(context),
         channel=_channel(body),
     )
-    context["graded"] = graded or None
-    context["post_id"] = value[0] if value else None
+    hand_on(context, "graded", graded or None)
+    hand_on(context, "post_id", value[0] if value else None)
     ack()
 
 
@@ -285,9 +319,9 @@ def click_feedback(
     A private question's message is replaced by itself without buttons and the feedback (no
     second answer from it); a channel's question stays as it is and the feedback comes apart.
     """
-    graded: Graded | None = context.get("graded")
+    graded: Graded | None = handed(context, "graded")
     user = body["user"]["id"]
-    post_id = context.get("post_id")
+    post_id = handed(context, "post_id")
     post = services.tutor.store.post(post_id) if post_id is not None else None
     if graded is None:
         said, replace = blocks.lines([replies.UNKNOWN_POST]), False
@@ -370,7 +404,7 @@ def rate_click(
     ack: Ack, action: dict, body: dict, context: BoltContext, services: Services
 ) -> None:
     """👍/👎 on an answer, kept before the ack; the thanks follows it (`rate_thanks`)."""
-    context["reported"] = services.tutor.report(
+    reported = services.tutor.report(
         team=_team(context),
         user=body["user"]["id"],
         kind="entry",
@@ -378,11 +412,12 @@ def rate_click(
         reason="up" if action.get("action_id") == "rate_up" else "down",
         now=services.clock(),
     )
+    hand_on(context, "reported", reported)
     ack()
 
 
 def rate_thanks(respond: Respond, context: BoltContext) -> None:
-    reported: Reported | None = context.get("reported")
+    reported: Reported | None = handed(context, "reported")
     said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
     respond(**blocks.lines([said]).as_kwargs(), response_type="ephemeral", replace_original=False)
 
@@ -416,14 +451,14 @@ def report_submit(
         comment=comment,
         now=services.clock(),
     )
-    context["reported"] = reported or None
+    hand_on(context, "reported", reported or None)
     said = replies.thanks(reported) if reported else replies.UNKNOWN_SUBJECT
     ack(response_action="update", view=blocks.report_thanks(said))
 
 
 def tell_curators(client: WebClient, context: BoltContext, services: Services) -> None:
     """After the ack: a new report goes to TUTOR_CURATOR_CHANNEL, when one is set."""
-    reported: Reported | None = context.get("reported")
+    reported: Reported | None = handed(context, "reported")
     if not (reported and services.curator_channel):
         return
     shown = dataclasses.replace(reported, comment=neutral(reported.comment))  # styles nothing

@@ -1,4 +1,11 @@
-"""What runs around the handlers: services in context, one delivery per event, lazy guards."""
+"""What runs around the handlers: services in context, one delivery per event, routing by the
+words of a /tutor, lazy guards.
+
+These are bolt `Middleware` objects, not functions: bolt calls a function middleware (or a
+listener matcher) through its argument injection, which builds every argument a listener could
+ask for (payload views, `say`, `respond` …) on each call; that cost about as much as bare bolt's
+whole work for a request (bench/slack_roundtrip.py). An object's `process` gets the request.
+"""
 
 from __future__ import annotations
 
@@ -6,38 +13,55 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import BoltContext, BoltResponse
+from slack_bolt import BoltRequest, BoltResponse
+from slack_bolt.middleware import Middleware
 
 from bot.slack.handlers import Clock, Services, on_error
 from bot.store import Store
 
-Next = Callable[[], BoltResponse]
+Next = Callable[[], BoltResponse | None]
 
 
-def provide(services: Services) -> Callable[..., BoltResponse]:
+class Provide(Middleware):
     """A middleware putting `services` in context, where handlers ask for it by name."""
 
-    def provide_services(context: BoltContext, next_: Next) -> BoltResponse:
-        context["services"] = services
-        return next_()
+    def __init__(self, services: Services) -> None:
+        self._services = services
 
-    return provide_services
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Next) -> BoltResponse | None:
+        req.context["services"] = self._services
+        return next()
 
 
-def once_per_event(store: Store, clock: Clock) -> Callable[..., BoltResponse]:
+class OncePerEvent(Middleware):
     """A middleware that answers a retried or doubly delivered event with 200 and nothing else.
 
     The claim is an insert the database keeps unique (`Store.first_delivery`), so it holds across
     threads, gunicorn workers and Socket Mode connections sharing the file.
     """
 
-    def dedupe_events(body: dict, next_: Next) -> BoltResponse:
-        event_id = body.get("event_id")
-        if event_id and not store.first_delivery(event_id, clock()):
-            return BoltResponse(status=200, body="")
-        return next_()
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self._store, self._clock = store, clock
 
-    return dedupe_events
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Next) -> BoltResponse | None:
+        event_id = req.body.get("event_id")
+        if event_id and not self._store.first_delivery(event_id, self._clock()):
+            return BoltResponse(status=200, body="")
+        return next()
+
+
+class Only(Middleware):
+    """A listener middleware: the listener takes a /tutor only when `wanted(command)` is true.
+
+    bolt tries the next listener when a listener's middleware does not call `next` and returns
+    None (its documented way to filter); unlike a matcher, it is called without the injection.
+    """
+
+    def __init__(self, wanted: Callable[[dict], bool]) -> None:
+        self._wanted = wanted
+
+    def process(self, *, req: BoltRequest, resp: BoltResponse, next: Next) -> BoltResponse | None:
+        return next() if self._wanted(req.body) else None  # a slash command's payload is its body
 
 
 _ERROR_ARGS = ("body", "logger", "respond", "say")

@@ -10,19 +10,19 @@ from __future__ import annotations
 from slack_bolt import Ack, BoltContext, Respond
 from slack_sdk import WebClient
 
-from bot.conversation import Place, Verb, handle, parse
+from bot.conversation import Place, Verb, handle
 from bot.mock import MockDone, MockRefused, MockResult, MockShown
 from bot.mock_exams import MockExams
 from bot.mock_replies import render_mock
 from bot.slack.blocks import lines, read_answer_value
-from bot.slack.handlers import Services, render
+from bot.slack.handlers import Services, hand_on, handed, parsed, render
 from bot.slack.mock_blocks import IN_DM, MOCK_DISCARD, shown
 from bot.slack.mock_dm import deliver, goes_to_dm, post_result
 
 
 def is_mock(command: dict) -> bool:
     """/tutor mock …, and letters (they may answer a mock's question): answered by this module."""
-    return parse(command.get("text", "")).verb in (Verb.MOCK, Verb.ANSWER)
+    return parsed(command.get("text", "")).verb in (Verb.MOCK, Verb.ANSWER)
 
 
 def mock_command(ack: Ack, command: dict, context: BoltContext, services: Services) -> None:
@@ -30,15 +30,15 @@ def mock_command(ack: Ack, command: dict, context: BoltContext, services: Servic
     channel = command.get("channel_id", "")
     user = command["user_id"]
     place = Place(_team(context), user, channel, channel.startswith("D"), services.is_admin(user))
-    result = handle(services.tutor, parse(command.get("text", "")), place, services.clock())
-    context["mock"] = result
+    result = handle(services.tutor, parsed(command.get("text", "")), place, services.clock())
+    hand_on(context, "mock", result)
     said = lines([IN_DM]) if goes_to_dm(result) else render(result)
     ack(**said.as_kwargs(), response_type="ephemeral")
 
 
 def mock_to_dm(command: dict, client: WebClient, context: BoltContext, services: Services) -> None:
     """After the ack: a mock's question or result goes to the DM."""
-    deliver(client, services.tutor, context.get("mock"), user=command["user_id"])
+    deliver(client, services.tutor, handed(context, "mock"), user=command["user_id"])
 
 
 # -- buttons ------------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def mock_click(
             now=services.clock(),
             shown_in=container.get("message_ts"),
         )
-    context["mock"] = result
+    hand_on(context, "mock", result)
     ack()
 
 
@@ -69,7 +69,7 @@ def mock_click_after(
 ) -> None:
     """After the ack: the next question (or the result) replaces the message; a refusal is said
     privately and leaves the message as it was."""
-    result = context.get("mock")
+    result = handed(context, "mock")
     container = body.get("container") or {}
     channel, ts = container.get("channel_id", ""), container.get("message_ts", "")
     if isinstance(result, MockShown):
@@ -86,10 +86,8 @@ def mock_choice(
 ) -> None:
     """Resume or Discard on the offer: done before the ack."""
     mocks, user = MockExams(services.tutor), body["user"]["id"]
-    if action.get("action_id") == MOCK_DISCARD:
-        context["mock"] = mocks.discard(team=_team(context), user=user, now=services.clock())
-    else:
-        context["mock"] = mocks.resume(team=_team(context), user=user, now=services.clock())
+    choose = mocks.discard if action.get("action_id") == MOCK_DISCARD else mocks.resume
+    hand_on(context, "mock", choose(team=_team(context), user=user, now=services.clock()))
     ack()
 
 
@@ -97,7 +95,7 @@ def mock_choice_after(
     body: dict, client: WebClient, respond: Respond, context: BoltContext, services: Services
 ) -> None:
     """The offer is replaced by what happened; a resumed mock goes on in the DM."""
-    result = context.get("mock")
+    result = handed(context, "mock")
     if goes_to_dm(result):
         deliver(client, services.tutor, result, user=body["user"]["id"])
         said = lines([IN_DM])

@@ -12,7 +12,6 @@ in hand acked, the work after their acks finished, then exit 0.
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import logging
 import os
@@ -26,7 +25,8 @@ from concurrent.futures import Executor
 from http import HTTPStatus
 
 from gunicorn.app.base import BaseApplication
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
@@ -228,8 +228,7 @@ def drain(executor: Executor, deadline: float) -> bool:
 def http_app(settings: Settings, catalog: Catalog) -> WsgiApp:
     """The WSGI app for one gunicorn worker: its own store connection and bolt app."""
     tutor = Tutor(catalog, Store(settings.db_path))
-    app = create_app(settings, tutor)
-    bolt = SlackRequestHandler(app, path=EVENTS_PATH)
+    app = create_app(settings, tutor, gated=True)
     link = SlackLink(app.client)
     try:
         link.check()
@@ -239,11 +238,18 @@ def http_app(settings: Settings, catalog: Catalog) -> WsgiApp:
     # Every worker runs the daily scheduler, started after the fork (threads do not survive
     # one); the ledger keeps posts and reveals to one per channel and local date.
     start_scheduler(Daily(tutor), app.client, utc_now)
-    return guarded_wsgi(bolt, settings.signing_secret, link)
+    return in_one_segment(guarded_wsgi(app, settings.signing_secret, link))
 
 
-def guarded_wsgi(bolt: WsgiApp, secret: str, link: SlackLink) -> WsgiApp:
-    """/healthz, then the gate: only signed, well-formed requests reach bolt."""
+def guarded_wsgi(app: App, secret: str, link: SlackLink) -> WsgiApp:
+    """/healthz, then the gate: only signed, well-formed requests reach bolt.
+
+    The gate checks the signature and parses the body once; bolt gets the parsed body, as
+    Socket Mode gives it (`mode="socket_mode"`: a body already parsed, no signature of its own to
+    check), and an app built with `gated=True` has bolt's own signature check off. So each
+    request is verified exactly once, here, before any middleware or listener sees it; nothing
+    but `app.dispatch` below hands bolt a request.
+    """
 
     def wsgi(environ: dict, start_response: Callable) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
@@ -251,22 +257,75 @@ def guarded_wsgi(bolt: WsgiApp, secret: str, link: SlackLink) -> WsgiApp:
             start_response("200 OK", [("Content-Type", "application/json")])
             return [json.dumps(link.health()).encode() + b"\n"]
         if path != EVENTS_PATH or method != "POST":
-            return bolt(environ, start_response)
+            return answer(BoltResponse(status=404, body="Not Found"), start_response)
         body = _read_body(environ)
         if body is None:
             return refuse(gate.Verdict(413, "body too large"), start_response)
         headers = {
             k[5:].lower().replace("_", "-"): v for k, v in environ.items() if k.startswith("HTTP_")
         }
-        verdict = gate.check_signature(secret, headers, body) or gate.check_body(
-            body, environ.get("CONTENT_TYPE")
-        )
-        if verdict is not None:
-            return refuse(verdict, start_response)
-        environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
-        return bolt(environ, start_response)
+        content_type = environ.get("CONTENT_TYPE")
+        verdict = gate.check_signature(secret, headers, body)
+        read = verdict or gate.read_body(body, content_type)
+        if isinstance(read, gate.Verdict):
+            return refuse(read, start_response)
+        headers["content-type"] = content_type or ""
+        request = BoltRequest(body=read, headers=headers, mode="socket_mode")
+        return answer(app.dispatch(request), start_response)
 
     return wsgi
+
+
+def answer(response: BoltResponse, start_response: Callable) -> Iterable[bytes]:
+    """bolt's response as WSGI (bolt's own WSGI adapter's translation)."""
+    wsgi = WsgiHttpResponse(response.status, response.headers, response.body)
+    start_response(wsgi.status, wsgi.get_headers())
+    return wsgi.get_body()
+
+
+def in_one_segment(wsgi: WsgiApp) -> WsgiApp:
+    """`wsgi`, each answer's headers and body leaving together in one TCP segment.
+
+    gunicorn sends a response's headers and its body with a write each, so a /tutor answer
+    crossed as two segments and woke its client twice (about 0.1 ms of a 2 ms round trip,
+    bench/slack_roundtrip.py). TCP_CORK (Linux) holds what is written until the response is
+    closed; where there is no TCP socket or no TCP_CORK, answers go out as before.
+    """
+
+    def corked(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        sock = environ.get("gunicorn.socket")
+        if not isinstance(sock, socket.socket) or not _cork(sock, True):
+            return wsgi(environ, start_response)
+        try:
+            return _Uncorks(wsgi(environ, start_response), sock)
+        except BaseException:
+            _cork(sock, False)
+            raise
+
+    return corked
+
+
+class _Uncorks(list):
+    """A response body that lets its socket's corked bytes go when the server closes it."""
+
+    def __init__(self, body: Iterable[bytes], sock: socket.socket) -> None:
+        super().__init__(body)
+        self._sock = sock
+
+    def close(self) -> None:  # WSGI: called once the server has written the body
+        _cork(self._sock, False)
+
+
+def _cork(sock: socket.socket, on: bool) -> bool:
+    """Hold (or let go) what is written to `sock`; False when it is not a TCP socket that can."""
+    cork = getattr(socket, "TCP_CORK", None)
+    if cork is None:
+        return False
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, cork, int(on))
+    except OSError:  # a Unix socket (gunicorn --bind unix:…), or already closed
+        return False
+    return True
 
 
 def refuse(verdict: gate.Verdict, start_response: Callable) -> Iterable[bytes]:
