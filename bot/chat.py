@@ -6,6 +6,7 @@ import contextlib
 import datetime as dt
 import os
 import re
+import select
 import shutil
 import sys
 import textwrap
@@ -17,6 +18,7 @@ from typing import TextIO
 from bot import replies
 from bot.conversation import Goodbye, Place, Subject, handle, parse, subject_of
 from bot.daily import LOCAL_CHANNEL
+from bot.practice import is_choice_line
 from bot.store import LOCAL_TEAM
 from bot.tutor import Tutor
 
@@ -53,6 +55,8 @@ def run_chat(
 
     say([replies.WELCOME, kept_in] if interactive and kept_in else replies.WELCOME)
     read = _readline_reader(history) if terminal else _plain_reader(stdin, stdout, interactive)
+    # Piped, the next line is always there to look at; at a terminal only if it was pasted.
+    read = _Pasted(read, ready=(lambda: _waiting(stdin)) if interactive else (lambda: True))
     session = Session()
     while True:
         try:
@@ -91,6 +95,40 @@ def _plain_reader(stdin: TextIO, stdout: TextIO, interactive: bool) -> Callable[
         return stdin.readline() or None
 
     return read
+
+
+STEM_WORDS = 5  # a line this long (or longer) may be the stem of a pasted exam question
+
+
+class _Pasted:
+    """Lines as a learner sends them: the choice lines of a pasted exam-style question ("A. …",
+    "B) …") join the stem above them, so the question reaches the tutor whole, as it does in
+    Slack. Only lines already waiting are looked at; a short line (a command, a letter) stays
+    alone, and a line that is not a choice is kept for the next read."""
+
+    def __init__(self, read: Callable[[], str | None], ready: Callable[[], bool]) -> None:
+        self._read, self._ready = read, ready
+        self._kept: list[str | None] = []
+
+    def __call__(self) -> str | None:
+        line = self._kept.pop() if self._kept else self._read()
+        if line is None or len(line.split()) < STEM_WORDS:
+            return line
+        while self._ready():
+            following = self._read()
+            if following is None or not is_choice_line(following):
+                self._kept.append(following)
+                break
+            line = f"{line.rstrip()}\n{following.rstrip()}"
+        return line
+
+
+def _waiting(stdin: TextIO) -> bool:
+    """Input already typed or pasted at the terminal, not yet read."""
+    try:
+        return bool(select.select([stdin], [], [], 0)[0])
+    except (OSError, ValueError):  # no file descriptor behind it: nothing to look at
+        return False
 
 
 def _readline_reader(history: Path | None) -> Callable[[], str | None]:

@@ -37,6 +37,11 @@ _INLINE_CHOICE = re.compile(r"(?:^|(?<=\s))(?:\(?([A-E])[).]|\(?([a-e])\)|\(?([1
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
 
+def is_choice_line(line: str) -> bool:
+    """A line that is one lettered or numbered choice of a pasted question ("B. Reduce …")."""
+    return _LINE_CHOICE.fullmatch(line.strip("\r\n")) is not None
+
+
 @dataclass(frozen=True)
 class Choice:
     """One choice, the entry it stands for (None if none) and how well it serves the need."""

@@ -125,3 +125,29 @@ def test_piped_output_is_plain_text(tutor, now):
     """Piped, the chat never styles: no terminal escape codes in its output."""
     out = chat(tutor, now, "which service for no-code training\nquiz\na\nhelp\n")
     assert "AutoML on Vertex AI" in out and "\x1b" not in out
+
+
+PASTED = (
+    "A retail team has no ML engineers and wants to train an image classifier on labelled photos"
+    " without writing any code. What should they use?\n"
+    "A. Vertex AI custom training with their own TensorFlow code\n"
+    "B. AutoML on Vertex AI\n"
+    "C. Reduce the batch size and retry\n"
+    "D. A bigger GPU for the training job\n"
+)
+
+
+def test_a_pasted_exam_question_is_answered_whole(tutor, now):
+    """Pasted into the chat, a stem and its lettered choices arrive as one practice question:
+    one pick, a line for each other choice, and no answer to the choices one by one."""
+    out = chat(tutor, now, PASTED + "quit\n")
+    assert out.count("I'd pick B") == 1
+    assert all(f"Not {x}:" in out for x in "ACD")
+    assert "I don't know" not in out
+
+
+def test_a_short_line_is_never_joined_to_the_next(tutor, now):
+    """A command (fewer words than a stem) stays alone even when a choice-like line follows it."""
+    out = chat(tutor, now, "quiz\nB. AutoML on Vertex AI\n")
+    assert tutor.pending(team="local", user="ana") is not None  # `quiz` put a question
+    assert "Answer with a, b" in out and "I'd pick" not in out
