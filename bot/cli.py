@@ -19,6 +19,8 @@ from pathlib import Path
 from bot import replies
 from bot.catalog import check_content, coverage_table, load_catalog
 from bot.config import CHANNEL_ID, Settings, default_db_path
+from bot.conversation import Place, Verb, handle, parse
+from bot.daily import LOCAL_CHANNEL
 from bot.errors import TutorError
 from bot.matching import Lookup
 from bot.standings import DEFAULT_PERIOD, PERIODS, Standings
@@ -79,6 +81,11 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     else:
         raise TutorError('give a question, e.g. tutor ask "which service for no-code training"')
     for question in questions:
+        command = parse(question)
+        if not args.json and command.verb is Verb.PRACTICE:  # a pasted exam question, whole
+            place = Place(LOCAL_TEAM, "cli", LOCAL_CHANNEL, private=True)
+            print("\n".join(replies.render(handle(tutor, command, place, now_utc()))))
+            continue
         lookup = tutor.ask(question, asker="cli", now=now_utc())
         if args.json:
             print(json.dumps(lookup_json(lookup)), flush=True)

@@ -100,3 +100,18 @@ def test_readme_mentions_every_command():
     readme = (SHIPPED_ROOT / "README.md").read_text(encoding="utf-8")
     missing = [name for name in subcommands() if f"tutor {name}" not in readme]
     assert missing == []
+
+
+def test_ask_with_a_pasted_exam_question_picks_a_choice(tmp_path):
+    """`tutor ask` given a stem and its lettered choices answers like the chat does: one pick,
+    then a line for each other choice."""
+    pasted = (
+        "Training on Vertex AI keeps failing with out-of-memory errors on the GPU."
+        " What should you do first?\n"
+        "A. Switch to TPUs\nB. Reduce the batch size\nC. Increase the learning rate\n"
+        "D. Add more layers"
+    )
+    result = tutor("ask", pasted, env={"TUTOR_DB": str(tmp_path / "t.db")})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith('I\'d pick B: "Reduce the batch size"')
+    assert all(f"Not {x}:" in result.stdout for x in "ACD")
