@@ -39,7 +39,7 @@ def test_a_stop_signal_lets_the_reply_in_flight_finish_and_exits_0(tmp_path, stu
 
         assert server.process.wait(timeout=30) == 0, server.logged()
         log = server.logged()
-        assert "Traceback" not in log and "not delivered" not in log
-        assert "WORKER TIMEOUT" not in log and "SIGKILL" not in log
+        assert "Traceback" not in log and "not delivered" not in log, log
+        assert "WORKER TIMEOUT" not in log and "SIGKILL" not in log, log  # the whole log if not
     finally:
         server.kill()
