@@ -74,12 +74,6 @@ def check_signature(
     return None if verifier.is_valid(body, timestamp, signature) else UNSIGNED
 
 
-def check_body(body: bytes, content_type: str | None) -> Verdict | None:
-    """None when bolt can parse `body` into a request our listeners can read; else the 400."""
-    read = read_body(body, content_type)
-    return read if isinstance(read, Verdict) else None
-
-
 def read_body(body: bytes, content_type: str | None) -> dict | Verdict:
     """`body` parsed as bolt parses it, when our listeners can read it; else the 400 (or 413)."""
     if len(body) > MAX_BODY:

@@ -217,18 +217,6 @@ class Answers:
         sql = f"select question_id from posts where {' and '.join(where)} order by id"
         return [row[0] for row in self.db.execute(sql, values).fetchall()]
 
-    def attempts(
-        self, *, team: str, user: str, kind: PostKind = "private"
-    ) -> list[tuple[str, bool, str]]:
-        """(question id, correct, answered at) for one learner's answers to posts of `kind`."""
-        sql = """
-            select a.question_id, a.correct, a.answered_at from answers a
-            join posts p on p.id = a.post_id
-            where a.team = ? and a.user = ? and p.kind = ? order by a.answered_at
-        """
-        rows = self.db.execute(sql, [team, user, kind]).fetchall()
-        return [(q, bool(c), at) for q, c, at in rows]
-
     # -- leaderboards and stats -----------------------------------------------------------
 
     def totals(self, *, team: str, user: str) -> tuple[int, int]:
