@@ -7,6 +7,8 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py                       # re-split what is in the files
     python tests/eval/split_independent.py --learner NEW.yaml    # add learner items, then split
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
+    python tests/eval/split_independent.py --fresh-learner NEW.yaml    # add to the fresh learner set
+    python tests/eval/split_independent.py --fresh-practice NEW.yaml   # add to the fresh practice set
 
 An item in an added file whose text is already in a half replaces that item's other fields
 (a corrected source or key); it stays in its half.
@@ -46,10 +48,34 @@ _COMMON = """\
 """
 _WARN = "\n# Do not tune on the test half; measure it sparingly."
 
+# The fresh sets were written later, by another writer, from other material; only the first
+# lines of their header differ from _COMMON.
+_FRESH_COMMON = """\
+# Written by a second evaluation helper session, 2026-12-01, as a FRESH independent set (the
+# earlier set's test half had been measured too often). Material: PUBLIC PMLE study material that
+# other people wrote, mostly pages the earlier set did not use: Google's sample questions, exam
+# guide and Google Cloud / TensorFlow documentation examples and "when to use" sections, the
+# Google ML Crash Course and glossary, and people's public study notes, blog posts and study
+# repositories (each item's `source` is the page it came from). No exam-dump collections
+# (ExamTopics, "actual exam questions", braindumps, paid question banks) were used. Every item is
+# paraphrased in the writer's own words, and every key was checked against Google's own
+# documentation (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a near-domain line the bot should decline.
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
     "practice": ("stem", PRACTICE_FIELDS, "practice"),
+    "fresh-learner": ("q", LEARNER_FIELDS, "fresh_learner"),
+    "fresh-practice": ("stem", PRACTICE_FIELDS, "fresh_practice"),
 }
+HEADERS = {"fresh-learner": _FRESH_COMMON, "fresh-practice": _FRESH_COMMON}
 
 
 def half_of(text: str) -> str:
@@ -74,8 +100,8 @@ def _ordered(item: dict, fields: tuple[str, ...]) -> dict:
     return out
 
 
-def _dump(items: list[dict], key: str, half: str) -> str:
-    header = _COMMON.format(
+def _dump(items: list[dict], key: str, half: str, common: str = _COMMON) -> str:
+    header = common.format(
         field=key,
         half="TUNE" if half == "tune" else "TEST",
         warning=_WARN,
@@ -100,7 +126,7 @@ def split(kind: str, extra: list[Path], root: Path = HERE) -> tuple[int, int]:
     for text, item in seen.items():
         halves[half_of(text)].append(item)
     for h, items in halves.items():
-        paths[h].write_text(_dump(items, key, h), encoding="utf-8")
+        paths[h].write_text(_dump(items, key, h, HEADERS.get(kind, _COMMON)), encoding="utf-8")
     return len(halves["tune"]), len(halves["test"])
 
 
@@ -108,9 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learner", type=Path, action="append", default=[])
     parser.add_argument("--practice", type=Path, action="append", default=[])
+    parser.add_argument("--fresh-learner", type=Path, action="append", default=[])
+    parser.add_argument("--fresh-practice", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
-    for kind in ("learner", "practice"):
-        tune, test = split(kind, getattr(args, kind))
+    for kind in SETS:
+        tune, test = split(kind, getattr(args, kind.replace("-", "_")))
         print(f"{kind}: {tune} tune, {test} test")
     return 0
 
