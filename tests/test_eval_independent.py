@@ -191,8 +191,8 @@ def test_fresh_files_have_the_header():
 
 
 def test_fresh_sizes():
-    assert len(FRESH_LEARNER_ITEMS) >= 100
-    assert len(FRESH_PRACTICE_ITEMS) >= 40
+    assert len(FRESH_LEARNER_ITEMS) >= 200
+    assert len(FRESH_PRACTICE_ITEMS) >= 80
 
 
 @pytest.mark.parametrize(
