@@ -118,6 +118,14 @@ def test_a_comparison_is_not_a_trap(shipped):
     assert shipped.lookup("dataflow or dataproc for preprocessing?").named is None
 
 
+def test_what_a_comparison_rules_out_counts_against_a_side(shipped):
+    """In "X or Y", the words of a "not …" clause speak against the side they describe."""
+    plain = "TFX or Kubeflow Pipelines to write our Vertex AI pipelines?"
+    ruled_out = plain.replace("?", ", given we're not a TensorFlow shop?")
+    assert _best(shipped, ruled_out) != "tfx-pipelines"
+    assert _best(shipped, ruled_out.replace("not ", "")) == "tfx-pipelines"
+
+
 def test_a_challenged_service_that_misses_the_need_is_named(shipped):
     """ "Should we just X so Y" where X does not serve Y: Y's entry, and X reported as named."""
     lookup = shipped.lookup(
