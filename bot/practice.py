@@ -16,13 +16,14 @@ from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
-from bot.reading import EXAM_WORDS, asked_from, negated_clauses
+from bot.reading import EXAM_WORDS, asked_from, negated_clauses, stance
 from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
 CLOSE = 0.7  # a choice stands for the entries its words point at this much of the most
 ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
 ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
+STANCE = 1.0  # weight of turning the same knobs the same way as that advice (or the other way)
 NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 MIN_LEAD = 0.15  # ... and lead the runner-up by this share of its own fit
@@ -134,7 +135,10 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     need = matcher.relevance(_stem_parts(matcher, stem))
     for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
         need.pop(entry, None)
-    choices = tuple(_choice(matcher, letter, body, need) for letter, body in listed)
+    # Choices that turn knobs ("train longer", "add dropout") are told apart by which way they
+    # turn them, when at least two do; one knob-turning choice among services is not a contest.
+    directional = sum(bool(stance(body)) for _, body in listed) >= 2
+    choices = tuple(_choice(matcher, letter, body, need, directional) for letter, body in listed)
     ranked = sorted(choices, key=lambda c: -c.fit)
     best, runner = ranked[0], ranked[1]
     lead = (best.fit - runner.fit) / best.fit if best.fit else 0.0
@@ -156,7 +160,9 @@ def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
     return [(" ".join(sentences[:start]), 1.0), (asked, ASK_WEIGHT)]
 
 
-def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:
+def _choice(
+    matcher: Matcher, letter: str, body: str, need: dict[Entry, float], directional: bool = False
+) -> Choice:
     """A choice stands for the entries its words point at nearly as much as at its closest one
     (of those, the one that serves the need); it fits by how well that entry serves the need,
     plus how much of it states the advice of the entries that serve the need best."""
@@ -172,7 +178,13 @@ def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) 
     advice = sum(
         need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
     )
-    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice
+    turns, lead = stance(body) if directional else frozenset(), serving[0]
+    agreement = (
+        need[lead]
+        * sum(((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead)) for knob, way in turns)
+        / max(1, len(turns))
+    )
+    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice + STANCE * agreement
     return Choice(letter, body, entry, fit, said[entry])
 
 
@@ -186,3 +198,9 @@ def _advice(entry: Entry) -> frozenset[str]:
         found.update(said, pairs(said))
     against = {w for clause in negated_clauses(entry.means) for w in words(clause)}
     return frozenset(found - against)
+
+
+@lru_cache(maxsize=4096)
+def _turns(entry: Entry) -> frozenset[tuple[str, int]]:
+    """Which knobs an entry's advice turns, and which way ("train longer", "a smaller batch")."""
+    return stance(entry.means)
