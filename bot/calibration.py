@@ -101,7 +101,7 @@ def practice_samples(
     matcher: Matcher, cases: Sequence[Case]
 ) -> list[tuple[tuple[float, ...], int]]:
     """((fit, lead), keyed) of the best-fitting choice of each pasted practice question."""
-    found = []
+    found: list[tuple[tuple[float, ...], int]] = []
     for case in cases:
         practice = solve(matcher, case.question)
         if practice is None:
