@@ -313,6 +313,15 @@ class Matcher:
         _, found = self._excluding(clean(text).lower(), [])
         return {self._index.entries[i] for i in found}
 
+    def names(self, text: str) -> list[tuple[Entry, float]]:
+        """The entries a text names by an alias, each with the share of its words the alias
+        spells ("TPUStrategy" is all alias; "add worker replicas to the custom job" is not)."""
+        tokens = self.tokens(text)
+        return [
+            (self._index.entries[i], len(phrase.split()) / len(tokens))
+            for i, phrase in self._index.all_named(tokens)
+        ]
+
     def terms(self, text: str) -> dict[str, float]:
         """A text's known words and word pairs, each with its weight (rarity)."""
         return self._query(self.tokens(text)).terms

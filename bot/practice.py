@@ -25,6 +25,7 @@ CLOSE = 0.7  # a choice stands for the entries its words point at this much of t
 ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
 ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
 STANCE = 1.0  # weight of turning the same knobs the same way as that advice (or the other way)
+NAME_SHARE = 0.5  # a choice is an entry's name when one alias spells this share of its words
 NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 # Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
@@ -180,11 +181,16 @@ def _choice(
     top = max(said.values())
     closest = [e for e in said if said[e] >= CLOSE * top]
     entry = max(closest, key=lambda e: (need.get(e, 0.0), said[e]))
+    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
+    advisors = serving
+    named = [e for e, share in matcher.names(body) if share >= NAME_SHARE]
+    if len(named) == 1 and named[0] in said:
+        # a choice that is an entry's name ("TPUStrategy") stands for that entry alone
+        entry, advisors = named[0], [e for e in serving if e == named[0]]
     terms = matcher.terms(body)
     known = sum(terms.values()) or 1.0
-    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
     advice = sum(
-        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
+        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in advisors
     )
     turns, lead = stance(body) if directional else frozenset(), serving[0]
     agreement = (

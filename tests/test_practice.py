@@ -50,6 +50,17 @@ UNDERFIT = (
     "C. Give the model more capacity, for example more layers or units\n"
     "D. Raise the L2 regularization strength"
 )
+# Bare names as choices: each stands for the entry it names, not for a look-alike it mentions.
+NAMES_ONLY = (
+    "A Keras job moves from a GPU VM to a Cloud TPU VM. Which tf.distribute strategy wraps "
+    "the model?\nA. MirroredStrategy\nB. MultiWorkerMirroredStrategy\nC. TPUStrategy\n"
+    "D. CentralStorageStrategy"
+)
+REGIONS = (
+    "Reviewers of an image model on Vertex AI want attributions that highlight whole regions of "
+    "the picture. Which method?\nA. Sampled Shapley\nB. Integrated gradients\nC. XRAI\n"
+    "D. Example-based explanations"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -105,6 +116,8 @@ def test_ordinary_questions_have_no_choices(text):
         (INLINE, "A", None),
         (OVERFIT, "C", None),
         (UNDERFIT, "C", None),
+        (NAMES_ONLY, "C", "tpu-strategy"),
+        (REGIONS, "C", "xrai"),
     ],
 )
 def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
