@@ -31,7 +31,7 @@ MIN_FIT = 0.08  # a pick must serve at least this share of the need
 # Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
 # fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml; see
 # `fit_calibration`): within each band of ten points, that share of picks was keyed.
-CALIBRATION = (-1.75, 3.85, 5.94)
+CALIBRATION = (-1.05, 1.86, 6.25)
 PICK_MIN = 55  # the tutor picks a choice when at least this sure, else names the two closest
 
 # A choice on its own line: "A. …", "(b) …", "c) …", "1. …", "2) …".
@@ -189,8 +189,11 @@ def _choice(
         entry, advisors = named[0], [e for e in serving if e == named[0]]
     terms = matcher.terms(body)
     known = sum(terms.values()) or 1.0
-    advice = sum(
-        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in advisors
+    # the advice of one entry, the one it states best: look-alikes share words, and summing
+    # over them would credit a choice once per look-alike that uses them
+    advice = max(
+        (need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in advisors),
+        default=0.0,
     )
     turns, lead = stance(body) if directional else frozenset(), serving[0]
     agreement = (
