@@ -29,8 +29,8 @@ NAME_SHARE = 0.5  # a choice is an entry's name when one alias spells this share
 NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 # Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
-# fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml; see
-# `fit_calibration`): within each band of ten points, that share of picks was keyed.
+# fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml) by
+# `tutor eval --calibrate`, so that a pick said to be 70% sure is keyed about 70% of the time.
 CALIBRATION = (-1.05, 1.86, 6.25)
 PICK_MIN = 55  # the tutor picks a choice when at least this sure, else names the two closest
 
@@ -173,8 +173,10 @@ def _choice(
     matcher: Matcher, letter: str, body: str, need: dict[Entry, float], directional: bool = False
 ) -> Choice:
     """A choice stands for the entries its words point at nearly as much as at its closest one
-    (of those, the one that serves the need); it fits by how well that entry serves the need,
-    plus how much of it states the advice of the entries that serve the need best."""
+    (of those, the one that serves the need), or for the one entry it is the name of; it fits by
+    how well that entry serves the need, plus how much of it states the advice of an entry that
+    serves the need best, plus (`directional`) whether it turns the knobs that advice turns the
+    same way or the other way."""
     said = matcher.relevance([(body, 1.0)])
     if not said:
         return Choice(letter, body, None, 0.0)

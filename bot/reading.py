@@ -117,7 +117,9 @@ def stance(text: str) -> frozenset[tuple[str, int]]:
             if word not in _WAYS:
                 continue
             way, ahead = _WAYS[word]
-            near = said[n + 1 : n + 1 + _AHEAD] if ahead else said[max(0, n - _AROUND) : n]
-            near = near if ahead else near + said[n + 1 : n + 1 + _AROUND]
+            if ahead:
+                near = said[n + 1 : n + 1 + _AHEAD]
+            else:
+                near = said[max(0, n - _AROUND) : n] + said[n + 1 : n + 1 + _AROUND]
             found.update((_KNOB_OF[w], way) for w in near if w in _KNOB_OF)
     return frozenset(found)
