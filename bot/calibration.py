@@ -17,6 +17,7 @@ from pathlib import Path
 from bot.catalog import Catalog
 from bot.evaluation import CALIBRATION_GLOBS, EVAL_FOLDER, Case, read_cases
 from bot.matching import Knobs, Matcher
+from bot.practice import solve
 
 
 def samples(matcher: Matcher, cases: Sequence[Case]) -> list[tuple[tuple[float, ...], int]]:
@@ -89,4 +90,22 @@ def report(catalog: Catalog, files: list[str] | None) -> str:
         f"  {band:>3}-{band + 19:<3}        {n:>5}       {share:6.1%}"
         for band, n, share in buckets(refitted, cases, 20)
     ]
+    practice = [c for c in read_cases(paths) if c.key is not None]
+    if practice:
+        found = practice_samples(Matcher(catalog.knowledge), practice)
+        lines.append(f"practice calibration (bot/practice.py CALIBRATION): {fit(found)}")
     return "\n".join(lines)
+
+
+def practice_samples(
+    matcher: Matcher, cases: Sequence[Case]
+) -> list[tuple[tuple[float, ...], int]]:
+    """((fit, lead), keyed) of the best-fitting choice of each pasted practice question."""
+    found: list[tuple[tuple[float, ...], int]] = []
+    for case in cases:
+        practice = solve(matcher, case.question)
+        if practice is None:
+            continue
+        best = practice.closest[0]
+        found.append(((best.fit, practice.lead), int(best.letter.lower() == case.key)))
+    return found

@@ -313,6 +313,15 @@ class Matcher:
         _, found = self._excluding(clean(text).lower(), [])
         return {self._index.entries[i] for i in found}
 
+    def names(self, text: str) -> list[tuple[Entry, float]]:
+        """The entries a text names by an alias, each with the share of its words the alias
+        spells ("TPUStrategy" is all alias; "add worker replicas to the custom job" is not)."""
+        tokens = self.tokens(text)
+        return [
+            (self._index.entries[i], len(phrase.split()) / len(tokens))
+            for i, phrase in self._index.all_named(tokens)
+        ]
+
     def terms(self, text: str) -> dict[str, float]:
         """A text's known words and word pairs, each with its weight (rarity)."""
         return self._query(self.tokens(text)).terms
@@ -473,11 +482,15 @@ class Matcher:
                 names.update(before[0][1].split() + after[0][1].split())
         if len(named) < 2:
             return None
-        need = self._query([t for t in tokens if t not in names])
+        # what the question rules out ("if we're not a TensorFlow shop") counts against a side
+        ruled_out = {t for c in negated_clauses(text) for t in self.tokens(c)} - names
+        need = self._query([t for t in tokens if t not in names and t not in ruled_out])
         if not need.terms:
             return None
-        evidence = self._index.gather(need.terms, self.knobs.max_postings)
-        best = max(named, key=lambda i: evidence.get(i, 0.0))
+        gather = self._index.gather
+        evidence = gather(need.terms, self.knobs.max_postings)
+        against = gather(self._query(list(ruled_out)).terms, self.knobs.max_postings)
+        best = max(named, key=lambda i: evidence.get(i, 0.0) - against.get(i, 0.0))
         if evidence.get(best, 0.0) <= 0:
             return None
         mine = [s for s in scored if s.index == best]

@@ -9,6 +9,7 @@ closest, which is what a tutor would do with a question it cannot settle.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -16,18 +17,22 @@ from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
-from bot.reading import EXAM_WORDS, asked_from, negated_clauses
+from bot.reading import EXAM_WORDS, asked_from, negated_clauses, stance
 from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
 CLOSE = 0.7  # a choice stands for the entries its words point at this much of the most
 ADVISORS = 3  # a choice is checked against the advice of this many entries serving the need
 ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that serves the need
+STANCE = 1.0  # weight of turning the same knobs the same way as that advice (or the other way)
+NAME_SHARE = 0.5  # a choice is an entry's name when one alias spells this share of its words
 NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
-MIN_LEAD = 0.15  # ... and lead the runner-up by this share of its own fit
-# Confidence of a pick: a logistic function of (fit, lead as a share of the fit), bias first.
-CALIBRATION = (-2.0, 3.0, 4.0)
+# Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
+# fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml) by
+# `tutor eval --calibrate`, so that a pick said to be 70% sure is keyed about 70% of the time.
+CALIBRATION = (-1.05, 1.86, 6.25)
+PICK_MIN = 55  # the tutor picks a choice when at least this sure, else names the two closest
 
 # A choice on its own line: "A. …", "(b) …", "c) …", "1. …", "2) …".
 _LINE_CHOICE = re.compile(r"^[ \t>*•-]*\(?([A-Ea-e]|[1-5])[).:]\s+(\S.*?)\s*$", re.MULTILINE)
@@ -72,6 +77,12 @@ class Practice:
     def closest(self) -> tuple[Choice, ...]:
         """The two best-fitting choices, best first (what an unsure answer offers)."""
         return tuple(sorted(self.choices, key=lambda c: -c.fit)[:2])
+
+    @property
+    def lead(self) -> float:
+        """How far the best-fitting choice leads the runner-up, as a share of its own fit."""
+        best, runner = self.closest
+        return (best.fit - runner.fit) / best.fit if best.fit else 0.0
 
 
 def split_choices(text: str) -> tuple[str, list[tuple[str, str]]] | None:
@@ -134,15 +145,17 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     need = matcher.relevance(_stem_parts(matcher, stem))
     for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
         need.pop(entry, None)
-    choices = tuple(_choice(matcher, letter, body, need) for letter, body in listed)
-    ranked = sorted(choices, key=lambda c: -c.fit)
-    best, runner = ranked[0], ranked[1]
-    lead = (best.fit - runner.fit) / best.fit if best.fit else 0.0
-    bias, w_fit, w_lead = CALIBRATION
-    confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * lead))))
-    sure = best.fit >= MIN_FIT and lead >= MIN_LEAD
+    # Choices that turn knobs ("train longer", "add dropout") are told apart by which way they
+    # turn them, when at least two do; one knob-turning choice among services is not a contest.
+    directional = sum(bool(stance(body)) for _, body in listed) >= 2
+    choices = tuple(_choice(matcher, letter, body, need, directional) for letter, body in listed)
     top_need = max(need, key=need.__getitem__, default=None)
-    return Practice(stem, choices, best if sure else None, confidence, top_need)
+    read = Practice(stem, choices, None, 0, top_need)
+    best = read.closest[0]
+    bias, w_fit, w_lead = CALIBRATION
+    confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * read.lead))))
+    sure = best.fit >= MIN_FIT and confidence >= PICK_MIN
+    return dataclasses.replace(read, pick=best if sure else None, confidence=confidence)
 
 
 def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
@@ -156,23 +169,41 @@ def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
     return [(" ".join(sentences[:start]), 1.0), (asked, ASK_WEIGHT)]
 
 
-def _choice(matcher: Matcher, letter: str, body: str, need: dict[Entry, float]) -> Choice:
+def _choice(
+    matcher: Matcher, letter: str, body: str, need: dict[Entry, float], directional: bool = False
+) -> Choice:
     """A choice stands for the entries its words point at nearly as much as at its closest one
-    (of those, the one that serves the need); it fits by how well that entry serves the need,
-    plus how much of it states the advice of the entries that serve the need best."""
+    (of those, the one that serves the need), or for the one entry it is the name of; it fits by
+    how well that entry serves the need, plus how much of it states the advice of an entry that
+    serves the need best, plus (`directional`) whether it turns the knobs that advice turns the
+    same way or the other way."""
     said = matcher.relevance([(body, 1.0)])
     if not said:
         return Choice(letter, body, None, 0.0)
     top = max(said.values())
     closest = [e for e in said if said[e] >= CLOSE * top]
     entry = max(closest, key=lambda e: (need.get(e, 0.0), said[e]))
+    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
+    advisors = serving
+    named = [e for e, share in matcher.names(body) if share >= NAME_SHARE]
+    if len(named) == 1 and named[0] in said:
+        # a choice that is an entry's name ("TPUStrategy") stands for that entry alone
+        entry, advisors = named[0], [e for e in serving if e == named[0]]
     terms = matcher.terms(body)
     known = sum(terms.values()) or 1.0
-    serving = sorted(need, key=lambda e: -need[e])[:ADVISORS]
-    advice = sum(
-        need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in serving
+    # the advice of one entry, the one it states best: look-alikes share words, and summing
+    # over them would credit a choice once per look-alike that uses them
+    advice = max(
+        (need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in advisors),
+        default=0.0,
     )
-    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice
+    turns, lead = stance(body) if directional else frozenset(), serving[0]
+    agreement = (
+        need[lead]
+        * sum(((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead)) for knob, way in turns)
+        / max(1, len(turns))
+    )
+    fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice + STANCE * agreement
     return Choice(letter, body, entry, fit, said[entry])
 
 
@@ -186,3 +217,9 @@ def _advice(entry: Entry) -> frozenset[str]:
         found.update(said, pairs(said))
     against = {w for clause in negated_clauses(entry.means) for w in words(clause)}
     return frozenset(found - against)
+
+
+@lru_cache(maxsize=4096)
+def _turns(entry: Entry) -> frozenset[tuple[str, int]]:
+    """Which knobs an entry's advice turns, and which way ("train longer", "a smaller batch")."""
+    return stance(entry.means)

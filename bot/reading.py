@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from bot.textnorm import stem
+
 # A negation or exclusion, then its clause: up to the next punctuation or clause word. "can't I
 # just use X" and "why not X" propose X, and "not sure" hedges; none of them exclude X.
 _NEGATED = re.compile(
@@ -74,3 +76,50 @@ def asked_from(sentences: list[str], known: Callable[[str], int], least: int = 1
     while start > 0 and known(EXAM_WORDS.sub(" ", " ".join(sentences[start:]))) < least:
         start -= 1
     return start
+
+
+# Which way a piece of advice turns a knob: "add layers", "train longer", "a smaller batch",
+# "less regularization". Words that stand for the same knob are read as one (stemmed forms).
+KNOBS = {
+    "capacity": {"capacity", "layer", "unit", "neuron", "parameter", "model", "complex"},
+    "training": {"train", "epoch", "iteration", "step", "early"},
+    "regularization": {"regularize", "regularization", "dropout", "l1", "l2", "decay", "penalty"},
+    "learning rate": {"learning"},
+    "batch": {"batch"},
+    "data": {"data", "example"},
+}
+_KNOB_OF = {stem(word): knob for knob, said in KNOBS.items() for word in said}
+_UP_BEFORE = {"add", "more", "increase", "raise", "extra", "grow", "expand", "boost"}
+_DOWN_BEFORE = {"less", "fewer", "reduce", "decrease", "remove", "cut", "ease", "lower"}
+_UP_NEAR = {"larger", "bigger", "longer", "higher", "greater", "deeper", "wider"}
+_DOWN_NEAR = {"smaller", "shorter", "lower", "simpler", "shallower", "stop"}
+_WAYS = {
+    stem(word): (way, ahead)
+    for words, way, ahead in (
+        (_UP_NEAR, 1, False),
+        (_DOWN_NEAR, -1, False),
+        (_UP_BEFORE, 1, True),
+        (_DOWN_BEFORE, -1, True),
+    )
+    for word in words
+}
+_AHEAD = 4  # a verb or quantifier turns the knobs named in the next four words
+_AROUND = 2  # a comparative turns the knobs named two words either side of it
+_CLAUSE = re.compile(r"[,;:.?!()]|\bor\b|\band\b")
+
+
+def stance(text: str) -> frozenset[tuple[str, int]]:
+    """(knob, +1 or -1) for each knob the text turns up or down, clause by clause."""
+    found: set[tuple[str, int]] = set()
+    for clause in _CLAUSE.split(text.lower()):
+        said = [stem(w) for w in re.findall(r"[a-z0-9]+", clause)]
+        for n, word in enumerate(said):
+            if word not in _WAYS:
+                continue
+            way, ahead = _WAYS[word]
+            if ahead:
+                near = said[n + 1 : n + 1 + _AHEAD]
+            else:
+                near = said[max(0, n - _AROUND) : n] + said[n + 1 : n + 1 + _AROUND]
+            found.update((_KNOB_OF[w], way) for w in near if w in _KNOB_OF)
+    return frozenset(found)

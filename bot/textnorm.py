@@ -120,7 +120,8 @@ def _suffixless(word: str) -> str:
 
 
 def raw_words(text: str) -> list[str]:
-    """Lowercased words of cleaned text, abbreviations expanded, nothing dropped or stemmed."""
+    """Lowercased words of cleaned text, abbreviations expanded, nothing dropped or stemmed;
+    "non-" joins the word it negates ("non-differentiable" is one word, not "differentiable")."""
     return list(_raw_words(text))
 
 
@@ -128,8 +129,13 @@ def raw_words(text: str) -> list[str]:
 def _raw_words(text: str) -> tuple[str, ...]:
     """Remembered: one question is read several times (traps, scope, everyday words)."""
     expanded: list[str] = []
+    negating = False
     for word in _NOT_WORD.split(clean(text).lower()):
-        expanded.extend(ABBREVIATIONS.get(word, word).split())
+        if negating and word:
+            expanded.append("non" + word)
+        elif word != "non":
+            expanded.extend(ABBREVIATIONS.get(word, word).split())
+        negating = word == "non" or (negating and not word)
     return tuple(w for w in expanded if w)
 
 

@@ -6,9 +6,12 @@ import math
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from bot.calibration import fit
-from bot.matching import Knobs
+from bot.calibration import fit, practice_samples
+from bot.evaluation import Case
+from bot.knowledge import load_knowledge
+from bot.matching import Knobs, Matcher
 
 
 def test_fit_learns_which_feature_predicts_rightness():
@@ -43,3 +46,19 @@ def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_pa
     assert len(first.split(",")) == len(Knobs().calibration)  # bias, then one per feature
     assert header.startswith("confidence band")
     assert sum(int(line.split()[1]) for line in bands) == 3
+
+
+def test_practice_samples_label_whether_the_best_fitting_choice_is_keyed(content_root):
+    """Practice confidence is fitted on (fit, lead) of each item's best-fitting choice, labelled
+    1 when that choice is the keyed one."""
+    matcher = Matcher(load_knowledge(Path(content_root) / "knowledge"))
+    stem = (
+        "A team with no ML experience wants an image classifier from labelled photos with as "
+        "little code as possible. What should they use?\nA. Vertex AI AutoML\n"
+        "B. A custom training job on a TPU Pod slice\nC. A Dataproc cluster\n"
+    )
+    right, wrong = Case(stem, "automl", "practice", "a"), Case(stem, "automl", "practice", "c")
+    (features, keyed), (same, missed) = practice_samples(matcher, [right, wrong])
+    assert (keyed, missed) == (1, 0) and features == same
+    fit_of_best, lead = features
+    assert 0 < fit_of_best <= 2 and 0 < lead <= 1

@@ -50,10 +50,13 @@ def test_clean_removes_slack_markup(raw, expected):
         ("GPUs running OOM", ["gpu", "run", "out", "memory"]),
         ("hi team, thanks!", []),
         ("tune tuned tuning tunes, code coding", ["tun", "tun", "tun", "tun", "cod", "cod"]),
+        ("non-differentiable models", ["nondifferentiabl", "model"]),
+        ("a non ML team", ["nonml"]),
     ],
 )
 def test_words_are_informative_stems(text, expected):
-    """words() stems, expands abbreviations and drops filler and emoji."""
+    """words() stems, expands abbreviations and drops filler and emoji; "non-" stays with the
+    word it negates, so "non-differentiable" never reads as "differentiable"."""
     assert words(text) == expected
 
 
@@ -274,3 +277,10 @@ def test_confidence_counts_the_ml_and_google_cloud_words_a_question_spells(shipp
     assert plain is not None and some is not None and more is not None
     assert len(plain) == len(Knobs().calibration) - 1
     assert plain[-1] == 0.0 < some[-1] < more[-1] < 1.0
+
+
+def test_a_differentiable_model_is_not_read_as_a_non_differentiable_one(shipped):
+    """Sampled Shapley is for non-differentiable models; a question about a differentiable
+    network is about integrated gradients."""
+    question = "Our DNN on tabular data is differentiable: which attribution method suits it?"
+    assert _answer(shipped, question) == "integrated-gradients"

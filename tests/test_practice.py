@@ -33,6 +33,34 @@ INLINE = (
     "a) Add an EarlyStopping callback that monitors validation loss b) Increase the learning "
     "rate c) Train for more epochs d) Remove the validation set"
 )
+# Which way each choice turns a knob decides these: the distractors are the opposite advice.
+OVERFIT = (
+    "Training accuracy reaches 99% while validation accuracy stays at 72%, and no more data "
+    "can be labelled. What should the team change first?\n"
+    "A. Make the network deeper by adding more layers\n"
+    "B. Train for more epochs\n"
+    "C. Add dropout and L2 weight decay, or use a smaller model\n"
+    "D. Turn off the validation split"
+)
+UNDERFIT = (
+    "A model's training and validation losses are both high, almost equal, and flat after a few "
+    "epochs. Which change is most likely to help?\n"
+    "A. Stop training earlier\n"
+    "B. Increase the dropout rate\n"
+    "C. Give the model more capacity, for example more layers or units\n"
+    "D. Raise the L2 regularization strength"
+)
+# Bare names as choices: each stands for the entry it names, not for a look-alike it mentions.
+NAMES_ONLY = (
+    "A Keras job moves from a GPU VM to a Cloud TPU VM. Which tf.distribute strategy wraps "
+    "the model?\nA. MirroredStrategy\nB. MultiWorkerMirroredStrategy\nC. TPUStrategy\n"
+    "D. CentralStorageStrategy"
+)
+REGIONS = (
+    "Reviewers of an image model on Vertex AI want attributions that highlight whole regions of "
+    "the picture. Which method?\nA. Sampled Shapley\nB. Integrated gradients\nC. XRAI\n"
+    "D. Example-based explanations"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -82,7 +110,15 @@ def test_ordinary_questions_have_no_choices(text):
 
 @pytest.mark.parametrize(
     ("text", "letter", "entry"),
-    [(NO_CODE, "A", "automl"), (IMBALANCED, "B", "pr-auc-vs-roc-auc"), (INLINE, "A", None)],
+    [
+        (NO_CODE, "A", "automl"),
+        (IMBALANCED, "B", "pr-auc-vs-roc-auc"),
+        (INLINE, "A", None),
+        (OVERFIT, "C", None),
+        (UNDERFIT, "C", None),
+        (NAMES_ONLY, "C", "tpu-strategy"),
+        (REGIONS, "C", "xrai"),
+    ],
 )
 def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
     """The choice that serves the stem's need is picked, citing the entry it stands for."""

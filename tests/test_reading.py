@@ -8,7 +8,7 @@ import pytest
 
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.reading import asked_from, compared, negated_clauses
+from bot.reading import asked_from, compared, negated_clauses, stance
 from tests.conftest import SHIPPED_ROOT
 
 
@@ -53,6 +53,30 @@ def test_negated_clauses(text, expected):
 def test_comparisons(text, sides):
     """ "X or Y" and "X vs Y" are comparisons; "no X or Y" lists what is missing."""
     assert len(compared(text)) == sides
+
+
+@pytest.mark.parametrize(
+    ("text", "turns"),
+    [
+        ("Train longer.", {("training", 1)}),
+        ("Reduce the number of epochs", {("training", -1)}),
+        ("stop early", {("training", -1)}),
+        ("Add more layers", {("capacity", 1)}),
+        ("make the model smaller", {("capacity", -1)}),
+        ("Apply more dropout", {("regularization", 1)}),
+        ("use less regularization", {("regularization", -1)}),
+        ("lower the learning rate", {("learning rate", -1)}),
+        ("a higher learning rate", {("learning rate", 1)}),
+        ("halve it: use a smaller batch size", {("batch", -1)}),
+        ("add dropout, or reduce model capacity", {("regularization", 1), ("capacity", -1)}),
+        ("Use Vertex AI custom training", set()),
+        ("more data", {("data", 1)}),
+    ],
+)
+def test_stance_reads_which_way_advice_turns_a_knob(text, turns):
+    """A verb or quantifier turns the knobs named after it in its clause; a comparative turns
+    the knobs beside it; a clause that turns nothing has no stance."""
+    assert stance(text) == turns
 
 
 def _best(matcher: Matcher, question: str) -> str | None:
@@ -116,6 +140,14 @@ def test_one_colliding_word_is_not_an_answer(shipped, question):
 def test_a_comparison_is_not_a_trap(shipped):
     """ "Dataflow or Dataproc?" names both: no "You mention Dataflow, but …" framing."""
     assert shipped.lookup("dataflow or dataproc for preprocessing?").named is None
+
+
+def test_what_a_comparison_rules_out_counts_against_a_side(shipped):
+    """In "X or Y", the words of a "not …" clause speak against the side they describe."""
+    plain = "TFX or Kubeflow Pipelines to write our Vertex AI pipelines?"
+    ruled_out = plain.replace("?", ", given we're not a TensorFlow shop?")
+    assert _best(shipped, ruled_out) != "tfx-pipelines"
+    assert _best(shipped, ruled_out.replace("not ", "")) == "tfx-pipelines"
 
 
 def test_a_challenged_service_that_misses_the_need_is_named(shipped):

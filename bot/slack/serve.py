@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +26,7 @@ from concurrent.futures import Executor
 from http import HTTPStatus
 
 from gunicorn.app.base import BaseApplication
+from gunicorn.arbiter import Arbiter
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
 from slack_sdk import WebClient
@@ -356,8 +358,24 @@ def redact_tokens(record: logging.LogRecord) -> bool:
     return True
 
 
+class _Arbiter(Arbiter):
+    """gunicorn's arbiter, except that SIGINT stops gracefully as SIGTERM does (gunicorn's own
+    SIGINT is a quick stop: workers exit at once and a reply in flight is cut off at
+    `graceful_timeout`). A second SIGINT during the stop is still a quick stop."""
+
+    def handle_int(self) -> None:
+        raise StopIteration
+
+
 class Server(BaseApplication):
     """gunicorn, run from Python: `load` builds the WSGI app in each worker (after the fork)."""
+
+    def run(self) -> None:
+        try:
+            _Arbiter(self).run()
+        except RuntimeError as error:  # gunicorn's own way of saying it cannot start
+            print(f"\nError: {error}\n", file=sys.stderr)
+            sys.exit(1)
 
     def __init__(self, load: Callable[[], WsgiApp], options: dict) -> None:
         self._load, self._options = load, options
