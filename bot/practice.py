@@ -197,12 +197,19 @@ def _choice(
         (need[e] * sum(w for t, w in terms.items() if t in _advice(e)) / known for e in advisors),
         default=0.0,
     )
-    turns, lead = stance(body) if directional else frozenset(), serving[0]
-    agreement = (
-        need[lead]
-        * sum(((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead)) for knob, way in turns)
-        / max(1, len(turns))
-    )
+    # A stem the notes know nothing of serves no entry: there is no advice to agree with.
+    turns = stance(body) if directional and serving else frozenset()
+    agreement = 0.0
+    if turns:
+        lead = serving[0]
+        agreement = (
+            need[lead]
+            * sum(
+                ((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead))
+                for knob, way in turns
+            )
+            / len(turns)
+        )
     fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice + STANCE * agreement
     return Choice(letter, body, entry, fit, said[entry])
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 
-from bot import replies
+from bot import practice, replies
 from bot.conversation import Command, Place, Practiced, Verb, handle, parse
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.practice import solve, split_choices
+from bot.practice import CALIBRATION, MIN_FIT, PICK_MIN, solve, split_choices
 from tests.conftest import SHIPPED_ROOT
 
 # Written for these tests from the exam guide's topics, not taken from any evaluation set.
@@ -60,6 +61,82 @@ REGIONS = (
     "Reviewers of an image model on Vertex AI want attributions that highlight whole regions of "
     "the picture. Which method?\nA. Sampled Shapley\nB. Integrated gradients\nC. XRAI\n"
     "D. Example-based explanations"
+)
+# Exactly two choices turn knobs, the other two are services: still a contest of direction.
+TWO_KNOBS_OVERFIT = (
+    "A deep network scores 99% on its training data but 70% on validation data. "
+    "What should the team do first?\n"
+    "A. Train the network for more epochs\n"
+    "B. Use a smaller network and stop training early\n"
+    "C. Export the model to TensorFlow Lite\n"
+    "D. Log the runs to Vertex AI Experiments"
+)
+TWO_KNOBS_UNDERFIT = (
+    "Both training and validation accuracy stay at 60% and stop improving. The model is a "
+    "heavily regularized two-layer network. What should you do?\n"
+    "A. Use less regularization and a bigger network\n"
+    "B. Use more regularization and a smaller network\n"
+    "C. Move the data to Cloud Storage\n"
+    "D. Serve the model from a Vertex AI endpoint"
+)
+# The distractors turn the knobs the wrong way and share the right answer's words.
+PEAKED = (
+    "Validation accuracy peaks at epoch 4 and then falls while training accuracy keeps rising. "
+    "What should you do?\n"
+    "A. Train longer with a larger learning rate\n"
+    "B. End training at the epoch where validation accuracy peaks\n"
+    "C. Add more layers\n"
+    "D. Use a bigger batch"
+)
+HIGH_VARIANCE = (
+    "A model has high variance. Which change most likely helps?\n"
+    "A. Add layers\nB. Remove layers\nC. Remove dropout\nD. Use Cloud Storage"
+)
+OVERFIT_LESS_REGULARIZATION = (
+    "A network reaches 99% training accuracy but only 70% on validation data. What should you "
+    "change?\nA. Use a smaller model\nB. Use less regularization\nC. Train longer\n"
+    "D. Use Cloud Composer"
+)
+# Two choices turn the epochs knob, but the need is named outright by the callback.
+CALLBACK = (
+    "Training should end on its own once validation loss stops improving, keeping the best "
+    "weights. What should you add?\n"
+    "A. A Keras EarlyStopping callback with restore_best_weights\n"
+    "B. Fewer epochs\nC. More epochs\nD. Cloud Composer"
+)
+# One knob-turning choice among the others is not read for its direction.
+ONE_KNOB = (
+    "You want Keras to end training automatically when validation loss has not improved for "
+    "five epochs and keep the best weights. What should you use?\n"
+    "A. The EarlyStopping callback with patience=5 and restore_best_weights=True\n"
+    "B. Train for fewer epochs\n"
+    "C. Vertex AI Feature Store\n"
+    "D. Cloud Composer"
+)
+# Near the pick threshold: 60% sure of the right answer; 54% sure of a wrong one.
+SLOW_SERVING = (
+    "An image model served on a Vertex AI endpoint answers too slowly on CPU machines and the "
+    "team wants lower latency and cost without retraining from scratch. What should you do?\n"
+    "A. Quantize and prune the model for serving\n"
+    "B. Train a bigger model with more layers\n"
+    "C. Move the images to Cloud Storage\n"
+    "D. Use BigQuery ML"
+)
+SKEW = (
+    "Which approach reduces training-serving skew most directly?\n"
+    "A. Use the same transformation code for training and serving, for example TensorFlow "
+    "Transform\nB. Use a bigger model\nC. Train longer\nD. Use more GPUs"
+)
+# Not one word of this stem is in the notes, though two choices are.
+MONA_LISA = (
+    "Who painted the Mona Lisa?\nA. Leonardo da Vinci\nB. Pablo Picasso\n"
+    "C. Reduce the batch size\nD. Train for more epochs"
+)
+# Nothing in the notes serves these.
+PLANETS = "Which planet is closest to the sun?\nA. Mercury\nB. Venus\nC. Earth\nD. Mars"
+BAKERY = (
+    "A bakery wants its sourdough to rise more. What should the baker change first?\n"
+    "A. Use more starter\nB. Bake at a higher temperature\nC. Add salt\nD. Use less flour"
 )
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
@@ -118,6 +195,14 @@ def test_ordinary_questions_have_no_choices(text):
         (UNDERFIT, "C", None),
         (NAMES_ONLY, "C", "tpu-strategy"),
         (REGIONS, "C", "xrai"),
+        (TWO_KNOBS_OVERFIT, "B", None),
+        (TWO_KNOBS_UNDERFIT, "A", None),
+        (PEAKED, "B", None),
+        (HIGH_VARIANCE, "B", None),
+        (OVERFIT_LESS_REGULARIZATION, "A", None),
+        (CALLBACK, "A", None),
+        (ONE_KNOB, "A", None),
+        (SLOW_SERVING, "A", None),
     ],
 )
 def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
@@ -136,6 +221,71 @@ def test_a_close_call_is_unsure_with_the_two_closest(shipped):
     assert practice is not None and practice.pick is None
     assert {c.letter for c in practice.closest} == {"B", "C"}
     assert replies.practice_lines(practice)[0].startswith("I'm not sure")
+
+
+@pytest.mark.parametrize("text", [NO_CODE, IMBALANCED, OVERFIT, SLOW_SERVING, SKEW, CLOSE_CALL])
+def test_the_confidence_is_the_calibrated_chance_of_the_best_fitting_choice(shipped, text):
+    """The confidence is the logistic function of CALIBRATION over the best choice's fit and its
+    lead over the runner-up as a share of that fit, in whole percent; a pick shows it."""
+    practice = solve(shipped, text)
+    assert practice is not None
+    best, runner = sorted((c.fit for c in practice.choices), reverse=True)[:2]
+    lead = (best - runner) / best
+    assert practice.lead == pytest.approx(lead)
+    bias, w_fit, w_lead = CALIBRATION
+    chance = 1 / (1 + math.exp(-(bias + w_fit * best + w_lead * lead)))
+    assert practice.confidence == round(100 * chance)
+    assert 0 <= practice.confidence <= 100
+    if practice.pick is not None:
+        assert f"({practice.confidence}% sure)" in replies.practice_lines(practice)[0]
+
+
+def test_the_tutor_picks_only_when_at_least_pick_min_sure(shipped, monkeypatch):
+    """The best-fitting choice is a pick at PICK_MIN% sure or more; a point less and the tutor
+    says it is unsure and offers that choice among the two closest."""
+    sure = solve(shipped, SLOW_SERVING)
+    assert sure is not None and sure.pick is not None and sure.pick.letter == "A"
+    assert sure.confidence >= PICK_MIN
+    monkeypatch.setattr(practice, "PICK_MIN", sure.confidence)
+    assert solve(shipped, SLOW_SERVING).pick == sure.pick
+    monkeypatch.setattr(practice, "PICK_MIN", sure.confidence + 1)
+    unsure = solve(shipped, SLOW_SERVING)
+    assert unsure is not None and unsure.pick is None
+    assert "A" in {c.letter for c in unsure.closest}
+    assert replies.practice_lines(unsure)[0].startswith("I'm not sure")
+
+
+@pytest.mark.parametrize("text", [PLANETS, BAKERY])
+def test_a_question_the_notes_do_not_cover_gets_no_pick(shipped, text):
+    """However far one choice leads, a choice that serves almost none of the need is no pick."""
+    practice = solve(shipped, text)
+    assert practice is not None and practice.pick is None
+    assert practice.closest[0].fit < MIN_FIT
+    assert replies.practice_lines(practice)[0].startswith("I'm not sure")
+
+
+def test_a_stem_the_notes_know_nothing_of_is_answered_unsure(shipped):
+    """A pasted question whose stem matches no entry, with choices that turn knobs, is read
+    without error: nothing serves its need, so the tutor is unsure."""
+    practice = solve(shipped, MONA_LISA)
+    assert practice is not None and practice.pick is None and practice.need is None
+    assert all(c.fit == 0 for c in practice.choices)
+    assert replies.practice_lines(practice)[0].startswith("I'm not sure")
+
+
+def test_the_conversation_answers_a_question_outside_the_notes(tutor, now):
+    """In the chat, the same question gets a Practiced answer, not an error."""
+    result = handle(tutor, parse(MONA_LISA), Place("T1", "U1", "C1"), now)
+    assert isinstance(result, Practiced) and result.practice.pick is None
+
+
+def test_when_no_choice_fits_at_all_nothing_leads(shipped):
+    """With every fit at zero there is no lead, and the tutor is far from sure."""
+    practice = solve(shipped, PLANETS)
+    assert practice is not None
+    assert all(c.fit == 0 for c in practice.choices)
+    assert practice.lead == 0
+    assert practice.confidence < PICK_MIN / 2
 
 
 def test_the_answer_reads_like_a_tutor(shipped):

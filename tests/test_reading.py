@@ -79,6 +79,71 @@ def test_stance_reads_which_way_advice_turns_a_knob(text, turns):
     assert stance(text) == turns
 
 
+@pytest.mark.parametrize(
+    ("text", "turns"),
+    [
+        # Each word that names a knob, in the way a choice would say it.
+        ("Add more neurons", {("capacity", 1)}),
+        ("add hidden units", {("capacity", 1)}),
+        ("a less complex network", {("capacity", -1)}),
+        ("run fewer iterations", {("training", -1)}),
+        ("Increase weight decay", {("regularization", 1)}),
+        ("use less L2", {("regularization", -1)}),
+        ("Use a more heavily regularized network", {("regularization", 1)}),
+        ("Collect more labelled examples", {("data", 1)}),
+        # "rate" alone is no knob: the dropout rate is regularization, not the learning rate.
+        ("Increase the dropout rate", {("regularization", 1)}),
+        # Each word that turns a knob up or down.
+        ("Raise the learning rate", {("learning rate", 1)}),
+        ("Use two extra layers", {("capacity", 1)}),
+        ("Decrease the batch size", {("batch", -1)}),
+        ("Remove a hidden layer", {("capacity", -1)}),
+        ("Lower the initial learning rate", {("learning rate", -1)}),
+        ("Use a larger mini-batch", {("batch", 1)}),
+        ("a bigger model", {("capacity", 1)}),
+        ("a deeper model", {("capacity", 1)}),
+        ("shorter training runs", {("training", -1)}),
+        ("a simpler model", {("capacity", -1)}),
+    ],
+)
+def test_stance_knows_each_knob_word_and_each_way_word(text, turns):
+    """Every word listed for a knob is read as that knob, and every verb, quantifier and
+    comparative turns it its own way."""
+    assert stance(text) == turns
+
+
+@pytest.mark.parametrize(
+    ("text", "turns"),
+    [
+        # A verb reaches four words ahead ("the number of epochs"), no further.
+        ("Increase the number of epochs", {("training", 1)}),
+        ("Increase traffic to the new model", set()),
+        # A comparative reaches two words either side, also at the start of a clause.
+        ("Smaller batches often generalize better", {("batch", -1)}),
+        ("Use a larger machine to train on", set()),
+        # Clauses end at punctuation, "and" and "or": one clause's verb never turns the next's knob.
+        ("Add dropout and stop training early", {("regularization", 1), ("training", -1)}),
+        ("Remove a layer or train longer", {("capacity", -1), ("training", 1)}),
+        (
+            "Reduce the learning rate, train for more epochs",
+            {("learning rate", -1), ("training", 1)},
+        ),
+        (
+            "Reduce the learning rate. Train for more epochs.",
+            {("learning rate", -1), ("training", 1)},
+        ),
+        (
+            "Reduce the learning rate (train for more epochs to compensate)",
+            {("learning rate", -1), ("training", 1)},
+        ),
+    ],
+)
+def test_stance_reads_only_the_words_near_a_turn_in_its_clause(text, turns):
+    """ "Increase traffic to the new model" is not a bigger model, and "a larger machine to train
+    on" is not longer training: a turn reaches only nearby words of its own clause."""
+    assert stance(text) == turns
+
+
 def _best(matcher: Matcher, question: str) -> str | None:
     lookup = matcher.lookup(question)
     return lookup.best.entry.id if lookup.best else None
