@@ -282,7 +282,7 @@ class Matcher:
             matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry)
-        outside = _other_platform(question) or _other_area(question)
+        outside = self.outside(question)
         if outside is None:
             return result
         shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
@@ -318,6 +318,11 @@ class Matcher:
             if best.confidence - runner.confidence < self.knobs.lookalike_gap:
                 found[0] = Match(best.entry, min(best.confidence, self.knobs.lookalike_cap))
         return found
+
+    def outside(self, text: str) -> str | None:
+        """What a text is about when that is outside the exam: another vendor's platform, ML
+        theory, or a non-ML Google Cloud area (None when it may be in scope)."""
+        return _other_platform(text) or _other_area(text)
 
     def excluded(self, text: str) -> set[Entry]:
         """The entries a text's negated or excluded clauses name ("won't compile for TPU")."""

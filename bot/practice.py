@@ -72,6 +72,7 @@ class Practice:
     pick: Choice | None
     confidence: int
     need: Entry | None  # the entry that best serves the stem alone
+    outside: str | None = None  # what the stem is about when that is outside the exam
 
     @property
     def closest(self) -> tuple[Choice, ...]:
@@ -155,6 +156,9 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     bias, w_fit, w_lead = CALIBRATION
     confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * read.lead))))
     sure = best.fit >= MIN_FIT and confidence >= PICK_MIN
+    outside = matcher.outside(stem)  # "Which AWS service …": no Google Cloud choice is the key
+    if outside is not None:
+        return dataclasses.replace(read, confidence=confidence, outside=outside)
     return dataclasses.replace(read, pick=best if sure else None, confidence=confidence)
 
 

@@ -153,6 +153,11 @@ PRACTICE_CHOICE = 90  # characters of a choice quoted back
 def practice_lines(practice: Practice) -> list[str]:
     """A pasted practice question answered like a tutor: the choice that fits and why (citing
     the entry), one line for each other choice; or "not sure" with the two closest."""
+    if practice.outside is not None:
+        return [
+            f"That sounds like {practice.outside}, which is outside what I cover: the Google "
+            "Cloud Professional ML Engineer exam, so I won't pick a choice."
+        ]
     if practice.pick is None:
         return _practice_unsure(practice)
     pick, entry = practice.pick, practice.pick.entry

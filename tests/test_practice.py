@@ -322,3 +322,15 @@ def test_text_that_stops_being_a_practice_question_is_asked(tutor, now):
     """A practice command whose text has no choices is answered as a plain question."""
     result = handle(tutor, Command(Verb.PRACTICE, "no-code training"), Place("T1", "U1", "C1"), now)
     assert not isinstance(result, Practiced)
+
+
+def test_a_question_about_another_platform_is_outside_and_gets_no_pick(shipped):
+    """A pasted AWS question is not answered with the Google Cloud choice among its options."""
+    text = (
+        "Which AWS service lets analysts train a model without writing code?\n"
+        "A. SageMaker Canvas\nB. Vertex AI AutoML\nC. AWS Lambda\nD. Amazon EC2"
+    )
+    practice = solve(shipped, text)
+    assert practice is not None and practice.pick is None and practice.outside == "AWS"
+    (line,) = replies.practice_lines(practice)
+    assert "AWS" in line and "outside what I cover" in line
