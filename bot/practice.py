@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from bot.knowledge import Entry
 from bot.matching import Matcher
-from bot.reading import EXAM_WORDS, asked_from, negated_clauses, stance
+from bot.reading import EXAM_WORDS, asked_from, negated_clauses, stance, tried
 from bot.textnorm import clean, pairs, words
 
 ASK_WEIGHT = 2.0  # the stem's last sentence (what is asked) weighs this much more than the rest
@@ -149,7 +149,10 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     # Choices that turn knobs ("train longer", "add dropout") are told apart by which way they
     # turn them, when at least two do; one knob-turning choice among services is not a contest.
     directional = sum(bool(stance(body)) for _, body in listed) >= 2
-    choices = tuple(_choice(matcher, letter, body, need, directional) for letter, body in listed)
+    done = tried(stem) if directional else frozenset()
+    choices = tuple(
+        _choice(matcher, letter, body, need, directional, done) for letter, body in listed
+    )
     top_need = max(need, key=need.__getitem__, default=None)
     read = Practice(stem, choices, None, 0, top_need)
     best = read.closest[0]
@@ -174,13 +177,18 @@ def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
 
 
 def _choice(
-    matcher: Matcher, letter: str, body: str, need: dict[Entry, float], directional: bool = False
+    matcher: Matcher,
+    letter: str,
+    body: str,
+    need: dict[Entry, float],
+    directional: bool = False,
+    done: frozenset[str] = frozenset(),
 ) -> Choice:
     """A choice stands for the entries its words point at nearly as much as at its closest one
     (of those, the one that serves the need), or for the one entry it is the name of; it fits by
     how well that entry serves the need, plus how much of it states the advice of an entry that
     serves the need best, plus (`directional`) whether it turns the knobs that advice turns the
-    same way or the other way."""
+    same way or the other way; a knob the stem says is `done` already counts against."""
     said = matcher.relevance([(body, 1.0)])
     if not said:
         return Choice(letter, body, None, 0.0)
@@ -209,7 +217,11 @@ def _choice(
         agreement = (
             need[lead]
             * sum(
-                ((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead))
+                # a knob the stem says was turned already ("even with a batch of one") gives
+                # no credit for turning it further, and none for turning it back
+                -1
+                if knob in done
+                else ((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead))
                 for knob, way in turns
             )
             / len(turns)

@@ -123,3 +123,20 @@ def stance(text: str) -> frozenset[tuple[str, int]]:
                 near = said[max(0, n - _AROUND) : n] + said[n + 1 : n + 1 + _AROUND]
             found.update((_KNOB_OF[w], way) for w in near if w in _KNOB_OF)
     return frozenset(found)
+
+
+_TRIED = re.compile(r"\b(?:already|even (?:with|at|after|when|though))\b")
+_TRIED_NEAR = 4  # the knobs named this many words either side of "already" / "even with"
+
+
+def tried(text: str) -> frozenset[str]:
+    """The knobs a text says were turned already ("the learning rate is already tiny", "even
+    with a batch of one"): turning them further is the advice that did not work."""
+    found: set[str] = set()
+    for clause in _CLAUSE.split(text.lower()):
+        for mark in _TRIED.finditer(clause):
+            before = re.findall(r"[a-z0-9]+", clause[: mark.start()])[-_TRIED_NEAR:]
+            after = re.findall(r"[a-z0-9]+", clause[mark.end() :])[:_TRIED_NEAR]
+            said = (stem(w) for w in before + after)
+            found.update(_KNOB_OF[w] for w in said if w in _KNOB_OF)
+    return frozenset(found)

@@ -138,6 +138,18 @@ BAKERY = (
     "A bakery wants its sourdough to rise more. What should the baker change first?\n"
     "A. Use more starter\nB. Bake at a higher temperature\nC. Add salt\nD. Use less flour"
 )
+# The usual advice was tried already: turning that knob further is the distractor.
+NAN_TRIED = (
+    "Loss becomes NaN during the first epoch. The learning rate is already very small, and one "
+    "input column holds Inf values produced by taking the log of zero. What should you fix?\n"
+    "A. Clean the input data of NaN and Inf values\nB. Lower the learning rate further\n"
+    "C. Raise the learning rate\nD. Use Cloud Composer"
+)
+OOM_TRIED = (
+    "A GPU training job still runs out of memory even with a batch of one example. What should "
+    "you try next?\nA. Move to an accelerator with more memory per device\n"
+    "B. Use a smaller batch\nC. Use a larger batch\nD. Use Cloud Composer"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -194,6 +206,8 @@ def test_ordinary_questions_have_no_choices(text):
         (OVERFIT, "C", None),
         (UNDERFIT, "C", None),
         (NAMES_ONLY, "C", "tpu-strategy"),
+        (NAN_TRIED, "A", None),
+        (OOM_TRIED, "A", None),
         (REGIONS, "C", "xrai"),
         (TWO_KNOBS_OVERFIT, "B", None),
         (TWO_KNOBS_UNDERFIT, "A", None),

@@ -8,7 +8,7 @@ import pytest
 
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.reading import asked_from, compared, negated_clauses, stance
+from bot.reading import asked_from, compared, negated_clauses, stance, tried
 from tests.conftest import SHIPPED_ROOT
 
 
@@ -142,6 +142,21 @@ def test_stance_reads_only_the_words_near_a_turn_in_its_clause(text, turns):
     """ "Increase traffic to the new model" is not a bigger model, and "a larger machine to train
     on" is not longer training: a turn reaches only nearby words of its own clause."""
     assert stance(text) == turns
+
+
+@pytest.mark.parametrize(
+    ("text", "knobs"),
+    [
+        ("the learning rate is already tiny", {"learning rate"}),
+        ("it runs out of memory even with a batch of one", {"batch"}),
+        ("a training job runs out of memory even with a batch of one", {"batch"}),
+        ("we already added dropout, and the model is small", {"regularization"}),
+        ("lower the learning rate", set()),
+    ],
+)
+def test_tried_knobs_are_the_ones_said_to_be_turned_already(text, knobs):
+    """Only the knobs named next to "already" or "even with" are tried, not the whole clause."""
+    assert tried(text) == knobs
 
 
 def _best(matcher: Matcher, question: str) -> str | None:
