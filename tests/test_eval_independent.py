@@ -53,56 +53,86 @@ def _items(files: dict[str, Path]):
 
 LEARNER_ITEMS = _items(LEARNER)
 PRACTICE_ITEMS = _items(PRACTICE)
+# The fresh sets: a second writer, other public material, after the first test halves had been
+# measured too often.
+FRESH_LEARNER = {h: EVAL / f"fresh_learner_{h}.yaml" for h in ("tune", "test")}
+FRESH_PRACTICE = {h: EVAL / f"fresh_practice_{h}.yaml" for h in ("tune", "test")}
+FRESH_LEARNER_ITEMS = _items(FRESH_LEARNER)
+FRESH_PRACTICE_ITEMS = _items(FRESH_PRACTICE)
+FRESH_FILES = set(FRESH_LEARNER.values()) | set(FRESH_PRACTICE.values())
+
+# Per writer: learner files and items, practice files and items, who wrote them, least sizes,
+# and whether out-of-scope lines carry no section (the second writer's rule).
+GENERATIONS = {
+    "first": (LEARNER, LEARNER_ITEMS, PRACTICE, PRACTICE_ITEMS, "evaluation helper", 80, 30, False),
+    "fresh": (
+        FRESH_LEARNER,
+        FRESH_LEARNER_ITEMS,
+        FRESH_PRACTICE,
+        FRESH_PRACTICE_ITEMS,
+        "a second evaluation helper",
+        200,
+        80,
+        True,
+    ),
+}
+EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
+EVERY_SET = pytest.mark.parametrize(
+    ("items", "key"),
+    [
+        pytest.param(LEARNER_ITEMS, "q", id="learner"),
+        pytest.param(PRACTICE_ITEMS, "stem", id="practice"),
+        pytest.param(FRESH_LEARNER_ITEMS, "q", id="fresh-learner"),
+        pytest.param(FRESH_PRACTICE_ITEMS, "stem", id="fresh-practice"),
+    ],
+)
 
 
-def test_files_have_the_header():
-    for files in (LEARNER, PRACTICE):
+@EACH
+def test_files_have_the_header(generation):
+    learner, _, practice, _, writer, *_ = GENERATIONS[generation]
+    for files in (learner, practice):
         for half, path in files.items():
             head = path.read_text(encoding="utf-8")[:3000]
-            assert "evaluation helper session, 2026-12-01" in head
+            assert f"{writer} session, 2026-12-01" in head
             assert f"the {half.upper()} half" in head
             assert "Do not tune on the test half; measure it sparingly" in head
 
 
-def test_sizes():
-    assert len(LEARNER_ITEMS) >= 80
-    assert len(PRACTICE_ITEMS) >= 30
+@EACH
+def test_sizes(generation):
+    _, learner, _, practice, _, least_learner, least_practice, _ = GENERATIONS[generation]
+    assert len(learner) >= least_learner
+    assert len(practice) >= least_practice
 
 
-@pytest.mark.parametrize(
-    "kind,items,key",
-    [
-        ("learner", LEARNER_ITEMS, "q"),
-        ("practice", PRACTICE_ITEMS, "stem"),
-    ],
-)
-def test_every_item_is_in_its_hash_half(kind, items, key):
+@EVERY_SET
+def test_every_item_is_in_its_hash_half(items, key):
     wrong = [item[key][:60] for half, item in items if half_of(item[key]) != half]
     assert wrong == []
 
 
-@pytest.mark.parametrize(
-    "kind,items,key",
-    [
-        ("learner", LEARNER_ITEMS, "q"),
-        ("practice", PRACTICE_ITEMS, "stem"),
-    ],
-)
-def test_no_duplicates(kind, items, key):
+@EVERY_SET
+def test_no_duplicates(items, key):
     texts = [utils.default_process(item[key]) for _, item in items]
     assert len(texts) == len(set(texts))
 
 
-def test_learner_fields():
-    for _, item in LEARNER_ITEMS:
+@EACH
+def test_learner_fields(generation):
+    *_, scopeless = GENERATIONS[generation]
+    for _, item in GENERATIONS[generation][1]:
         assert isinstance(item.get("q"), str) and item["q"].strip(), item
         assert "expect" in item, item
         assert item.get("kind") in KINDS, item
-        assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
         assert URL.match(item.get("source") or ""), item
         if item["kind"] == "out_of_scope":
             assert item["expect"] is None, item
+        if item["kind"] == "out_of_scope" and scopeless:
+            assert item.get("section") is None and "key_source" not in item, item
         else:
+            assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
+        if item["kind"] != "out_of_scope":
             assert URL.match(item.get("key_source") or ""), item
         if item["kind"] == "uncovered":
             assert item["expect"] is None, item
@@ -110,8 +140,9 @@ def test_learner_fields():
             assert item["kind"] in {"uncovered", "out_of_scope"}, item
 
 
-def test_practice_fields():
-    for _, item in PRACTICE_ITEMS:
+@EACH
+def test_practice_fields(generation):
+    for _, item in GENERATIONS[generation][3]:
         assert isinstance(item.get("stem"), str) and item["stem"].strip(), item
         choices = item.get("choices")
         assert isinstance(choices, dict) and sorted(choices) == ["a", "b", "c", "d"], item
@@ -123,8 +154,16 @@ def test_practice_fields():
         assert URL.match(item.get("key_source") or ""), item
 
 
-def test_labels_name_shipped_entries():
-    labels = [i["expect"] for _, i in LEARNER_ITEMS] + [i["concept"] for _, i in PRACTICE_ITEMS]
+@EACH
+def test_practice_keys_vary(generation):
+    answers = {item["answer"] for _, item in GENERATIONS[generation][3]}
+    assert answers == {"a", "b", "c", "d"}
+
+
+@EACH
+def test_labels_name_shipped_entries(generation):
+    _, learner, _, practice, *_ = GENERATIONS[generation]
+    labels = [i["expect"] for _, i in learner] + [i["concept"] for _, i in practice]
     unknown = {x for x in labels if x is not None} - IDS
     assert unknown == set()
 
@@ -139,21 +178,14 @@ def _near_copies(texts: list[str]) -> list[tuple[str, int]]:
     return found
 
 
-def test_no_learner_question_copies_a_knowledge_phrasing():
-    assert _near_copies([i["q"] for _, i in LEARNER_ITEMS]) == []
+def _texts(generation: str) -> list[str]:
+    _, learner, _, practice, *_ = GENERATIONS[generation]
+    return [i["q"] for _, i in learner] + [i["stem"] for _, i in practice]
 
 
-def test_no_stem_copies_a_knowledge_phrasing():
-    assert _near_copies([i["stem"] for _, i in PRACTICE_ITEMS]) == []
-
-
-# --- The fresh independent sets (a second writer, other material) ---------------------------
-
-FRESH_LEARNER = {h: EVAL / f"fresh_learner_{h}.yaml" for h in ("tune", "test")}
-FRESH_PRACTICE = {h: EVAL / f"fresh_practice_{h}.yaml" for h in ("tune", "test")}
-FRESH_LEARNER_ITEMS = _items(FRESH_LEARNER)
-FRESH_PRACTICE_ITEMS = _items(FRESH_PRACTICE)
-FRESH_FILES = set(FRESH_LEARNER.values()) | set(FRESH_PRACTICE.values())
+@EACH
+def test_no_question_copies_a_knowledge_phrasing(generation):
+    assert _near_copies(_texts(generation)) == []
 
 
 def _other_eval_texts() -> list[str]:
@@ -181,98 +213,10 @@ def _other_eval_texts() -> list[str]:
     return found
 
 
-def test_fresh_files_have_the_header():
-    for files in (FRESH_LEARNER, FRESH_PRACTICE):
-        for half, path in files.items():
-            head = path.read_text(encoding="utf-8")[:3000]
-            assert "a second evaluation helper session, 2026-12-01" in head
-            assert f"the {half.upper()} half" in head
-            assert "Do not tune on the test half; measure it sparingly" in head
-
-
-def test_fresh_sizes():
-    assert len(FRESH_LEARNER_ITEMS) >= 200
-    assert len(FRESH_PRACTICE_ITEMS) >= 80
-
-
-@pytest.mark.parametrize(
-    "kind,items,key",
-    [
-        ("fresh-learner", FRESH_LEARNER_ITEMS, "q"),
-        ("fresh-practice", FRESH_PRACTICE_ITEMS, "stem"),
-    ],
-)
-def test_every_fresh_item_is_in_its_hash_half(kind, items, key):
-    wrong = [item[key][:60] for half, item in items if half_of(item[key]) != half]
-    assert wrong == []
-
-
-@pytest.mark.parametrize(
-    "kind,items,key",
-    [
-        ("fresh-learner", FRESH_LEARNER_ITEMS, "q"),
-        ("fresh-practice", FRESH_PRACTICE_ITEMS, "stem"),
-    ],
-)
-def test_no_fresh_duplicates(kind, items, key):
-    texts = [utils.default_process(item[key]) for _, item in items]
-    assert len(texts) == len(set(texts))
-
-
-def test_fresh_learner_fields():
-    for _, item in FRESH_LEARNER_ITEMS:
-        assert isinstance(item.get("q"), str) and item["q"].strip(), item
-        assert "expect" in item, item
-        assert item.get("kind") in KINDS, item
-        assert URL.match(item.get("source") or ""), item
-        if item["kind"] == "out_of_scope":
-            assert item["expect"] is None, item
-            assert item.get("section") is None, item
-            assert "key_source" not in item, item
-        else:
-            assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
-            assert URL.match(item.get("key_source") or ""), item
-        if item["kind"] == "uncovered":
-            assert item["expect"] is None, item
-        if item["expect"] is None:
-            assert item["kind"] in {"uncovered", "out_of_scope"}, item
-
-
-def test_fresh_practice_fields():
-    for _, item in FRESH_PRACTICE_ITEMS:
-        assert isinstance(item.get("stem"), str) and item["stem"].strip(), item
-        choices = item.get("choices")
-        assert isinstance(choices, dict) and sorted(choices) == ["a", "b", "c", "d"], item
-        assert all(isinstance(v, str) and v.strip() for v in choices.values()), item
-        assert item.get("answer") in choices, item
-        assert "concept" in item, item
-        assert isinstance(item.get("section"), str) and SECTION.match(item["section"]), item
-        assert URL.match(item.get("source") or ""), item
-        assert URL.match(item.get("key_source") or ""), item
-
-
-def test_fresh_practice_keys_vary():
-    answers = {item["answer"] for _, item in FRESH_PRACTICE_ITEMS}
-    assert answers == {"a", "b", "c", "d"}
-
-
-def test_fresh_labels_name_shipped_entries():
-    labels = [i["expect"] for _, i in FRESH_LEARNER_ITEMS]
-    labels += [i["concept"] for _, i in FRESH_PRACTICE_ITEMS]
-    unknown = {x for x in labels if x is not None} - IDS
-    assert unknown == set()
-
-
-def test_no_fresh_question_copies_a_knowledge_phrasing():
-    texts = [i["q"] for _, i in FRESH_LEARNER_ITEMS] + [i["stem"] for _, i in FRESH_PRACTICE_ITEMS]
-    assert _near_copies(texts) == []
-
-
 def test_no_fresh_question_copies_another_evaluation_file():
     others = _other_eval_texts()
-    texts = [i["q"] for _, i in FRESH_LEARNER_ITEMS] + [i["stem"] for _, i in FRESH_PRACTICE_ITEMS]
     found = []
-    for text in texts:
+    for text in _texts("fresh"):
         best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
         if best is not None:
             found.append((text, int(best[1])))
