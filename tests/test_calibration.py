@@ -24,6 +24,18 @@ def test_fit_learns_which_feature_predicts_rightness():
     assert probability > 0.9
 
 
+def _calibrate(cases: Path, content_root: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """`tutor eval --calibrate --file CASES`, run as a learner would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "eval", "--calibrate", "--file", str(cases)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "TUTOR_CONTENT": str(content_root), "TUTOR_DB": str(tmp_path / "t.db")},
+    )
+
+
 def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_path):
     """`tutor eval --calibrate` refits on the given set and shows the share right per band."""
     cases = tmp_path / "cases.yaml"
@@ -33,14 +45,7 @@ def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_pa
         "- {q: 'how do I potty train my puppy', expect: null, kind: out-of-scope}\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "eval", "--calibrate", "--file", str(cases)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "TUTOR_CONTENT": str(content_root), "TUTOR_DB": str(tmp_path / "t.db")},
-    )
+    result = _calibrate(cases, content_root, tmp_path)
     assert result.returncode == 0, result.stderr
     first, header, *bands = result.stdout.splitlines()
     assert first.startswith("calibration: (")
@@ -106,14 +111,7 @@ def test_tutor_eval_calibrate_prints_the_practice_calibration(content_root, tmp_
         "  answer: b\n",
         encoding="utf-8",
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "eval", "--calibrate", "--file", str(cases)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "TUTOR_CONTENT": str(content_root), "TUTOR_DB": str(tmp_path / "t.db")},
-    )
+    result = _calibrate(cases, content_root, tmp_path)
     assert result.returncode == 0, result.stderr
     first, header, *bands, last = result.stdout.splitlines()
     assert first.startswith("calibration: (") and header.startswith("confidence band")
