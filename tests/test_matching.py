@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot import replies
 from bot.knowledge import KnowledgeBase, load_knowledge
-from bot.matching import Knobs, Matcher, clean, words
+from bot.matching import Knobs, Lookup, Matcher, clean, words
 from tests.conftest import SHIPPED_ROOT
 
 
@@ -299,3 +301,12 @@ def test_a_look_alike_close_behind_keeps_the_answer_below_80():
     runner = capped.alternatives[0]
     assert any(w.id == runner.entry.id for w in capped.best.entry.watch_out)
     assert uncapped.best.confidence >= 80 > capped.best.confidence
+
+
+def test_the_examples_the_tutor_suggests_are_answered():
+    """The "Try naming the need, e.g. …" hint suggests questions the tutor itself answers."""
+    hint = replies.dont_know_lines(Lookup("?", None, ()))[0]
+    examples = re.findall(r'"([^"]+)"', hint)
+    assert examples
+    shipped = Matcher(load_knowledge(SHIPPED_ROOT / "knowledge"))
+    assert all(shipped.lookup(example).best is not None for example in examples), examples
