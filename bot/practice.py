@@ -217,8 +217,8 @@ def _choice(
         agreement = (
             need[lead]
             * sum(
-                # a knob the stem says was turned already ("even with a batch of one") gives
-                # no credit for turning it further, and none for turning it back
+                # a knob the stem says was turned already ("even with a batch of one") counts
+                # against either way: further is what did not work, back is against the advice
                 -1
                 if knob in done
                 else ((knob, way) in _turns(lead)) - ((knob, -way) in _turns(lead))
