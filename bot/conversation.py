@@ -71,6 +71,7 @@ class Command:
 
 
 _LETTER = r"[a-e1-5]"
+_COPIED_CHOICE = re.compile(r"\(?([a-e])[).] \S.*")
 # How people answer in words: "answer b", "option b", "i think its d", "my answer is c".
 _ANSWER_WORDS = (
     r"(?:(?:i think|i guess|i'd say|i'll go with|i go with|going with|i pick|i choose|"
@@ -164,6 +165,11 @@ def parse(text: str) -> Command:
             if verb is Verb.REPORT and arg:
                 arg = line.split(" ", 1)[1]  # the reporter's words as written
             return Command(verb, arg)
+    copied = _COPIED_CHOICE.fullmatch(line.lower())
+    if copied and not line.endswith("?"):
+        # a choice's whole line typed back ("B) Set scaleType to UNIT_LOG_SCALE") answers with
+        # its letter; a question that starts with a letter ("a) what is automl?") stays one
+        return Command(Verb.ANSWER, copied.group(1))
     pasted = _practice_text(text)
     if pasted:
         return Command(Verb.PRACTICE, pasted)

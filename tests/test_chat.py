@@ -147,7 +147,10 @@ def test_a_pasted_exam_question_is_answered_whole(tutor, now):
 
 
 def test_a_short_line_is_never_joined_to_the_next(tutor, now):
-    """A command (fewer words than a stem) stays alone even when a choice-like line follows it."""
+    """A command (fewer words than a stem) stays alone even when a choice-like line follows it:
+    `quiz` puts a question, and the choice's line typed back answers it with its letter."""
     out = chat(tutor, now, "quiz\nB. AutoML on Vertex AI\n")
-    assert tutor.pending(team="local", user="ana") is not None  # `quiz` put a question
     assert "Answer with a, b" in out and "I'd pick" not in out
+    assert tutor.pending(team="local", user="ana") is None  # answered, with b
+    found = tutor.store.last_answer(team="local", user="ana")
+    assert found is not None and found[1].lower() == "b"

@@ -397,6 +397,8 @@ def test_daily_leaderboard_is_the_daily_board_and_the_chat_has_its_own_schedule(
         ("(b)", "b"),
         ("B.", "b"),
         ("4", "4"),
+        ("A. Vertex AI AutoML image classification", "a"),
+        ("b) Set the parameter's scaleType to UNIT_LOG_SCALE", "b"),
     ],
 )
 def test_answers_in_words(text, letter):
@@ -415,6 +417,7 @@ def test_answers_in_words(text, letter):
         "hi, how do I train without code?",
         "thanks to dropout my model generalises, is that right?",
         "what can you do with BigQuery ML",
+        "a) what is automl?",
     ],
 )
 def test_questions_with_answer_or_greeting_words_stay_questions(text):
