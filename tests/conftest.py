@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from slack_sdk import WebClient
 from bot.catalog import Catalog, load_catalog
 from bot.store import Store
 from bot.tutor import Tutor
-from tests.slack_stub import SlackStub
+from tests.slack_stub import SIGNING_SECRET, Server, SlackRequests, SlackStub, start
 
 MINI_KNOWLEDGE = """\
 entries:
@@ -177,3 +178,47 @@ def stub():
 def client(stub):
     """A real slack_sdk WebClient pointed at the stand-in."""
     return WebClient(token="xoxb-test", base_url=stub.url)
+
+
+# One `tutor serve` per end-to-end module: a module asks for `server` and `slack`, names the
+# module's stand-in `stub` (see `module_stub`), and overrides `server_options` when it needs
+# more workers, settings or its own questions.
+
+
+@pytest.fixture(scope="module")
+def module_stub():
+    """The recording stand-in for Slack's Web API that a module's `tutor serve` talks to."""
+    stub = SlackStub().start()
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture(scope="module")
+def server_options() -> dict:
+    """How the module's `tutor serve` starts: `workers`, `env`, `quiz` (a question file's text)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, module_stub, server_options) -> Iterator[Server]:
+    """The module's `tutor serve`, up once every worker has checked its token."""
+    options = {"workers": 1, **server_options}
+    tmp = tmp_path_factory.mktemp("serve")
+    quiz = options.pop("quiz", MINI_QUIZ)
+    server = start(
+        tmp,
+        module_stub.url,
+        content=write_content(tmp / "content", MINI_KNOWLEDGE, quiz),
+        **options,
+    )
+    module_stub.wait_for("auth.test", options["workers"])
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def slack(server, module_stub) -> SlackRequests:
+    """Signed requests to the module's server; the stand-in forgets earlier calls and scripts."""
+    module_stub.settle()
+    module_stub.reset()
+    return SlackRequests(server.url, SIGNING_SECRET, response_url=module_stub.response_url)

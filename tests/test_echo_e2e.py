@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from bot.slack.text import BIDI_CONTROLS
-from tests.conftest import write_content
-from tests.slack_stub import SIGNING_SECRET, SlackRequests, SlackStub, mention_event, start
+from tests.slack_stub import mention_event
 
 # What a learner typed: an RTL override, a fake verdict in bold, @channel (which Slack sends as
 # <!channel>) and the same typed out literally (which Slack sends escaped).
@@ -23,20 +21,8 @@ BOLD = re.compile(r"(?<!\w)\*(?=\S)[^*\n]+?(?<=\S)\*(?!\w)")  # *words*, as mrkd
 
 
 @pytest.fixture(scope="module")
-def stub() -> Iterator[SlackStub]:
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def slack(tmp_path_factory, stub) -> Iterator[SlackRequests]:
-    tmp = tmp_path_factory.mktemp("echo")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=1)
-    try:
-        yield SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
-    finally:
-        server.stop()
+def stub(module_stub):
+    return module_stub
 
 
 def text_objects(body: dict) -> list[tuple[str, str]]:

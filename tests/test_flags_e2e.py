@@ -17,16 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write_content
 from tests.slack_stub import (
     BOT_TOKEN,
     CHANNEL,
     ROOT,
-    SIGNING_SECRET,
     SlackRequests,
     SlackStub,
     slack_env,
-    start,
 )
 
 CURATORS = "C0CURATORS"
@@ -34,28 +31,13 @@ REPORTERS = ("U0REPORT01", "U0REPORT02", "U0REPORT03")
 
 
 @pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
+def stub(module_stub):
+    return module_stub
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("flags")
-    content = write_content(tmp / "content")
-    server = start(
-        tmp, stub.url, content=content, workers=1, env={"TUTOR_CURATOR_CHANNEL": CURATORS}
-    )
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
+def server_options():
+    return {"env": {"TUTOR_CURATOR_CHANNEL": CURATORS}}
 
 
 def tutor(server, stub, *args: str) -> subprocess.CompletedProcess:

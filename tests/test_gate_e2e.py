@@ -18,7 +18,6 @@ import urllib.parse
 import pytest
 
 from bot import replies
-from tests.conftest import write_content
 from tests.slack_stub import (
     CHANNEL,
     SIGNING_SECRET,
@@ -28,7 +27,6 @@ from tests.slack_stub import (
     SlackStub,
     mention_event,
     sign,
-    start,
 )
 
 OTHER_USER = "U0OTHER001"
@@ -36,25 +34,8 @@ DAILY_CHANNEL = "C0DAILY001"
 
 
 @pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("gate")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=1)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
+def stub(module_stub):
+    return module_stub
 
 
 def answers(server, post_id: int) -> list[tuple[str, str]]:

@@ -14,17 +14,22 @@ import pytest
 
 from bot import mock_replies
 from bot.slack.mock_blocks import IN_DM
-from tests.conftest import MINI_KNOWLEDGE, write_content
 from tests.slack_stub import (
     DM,
-    SIGNING_SECRET,
     STUDENT,
-    SlackRequests,
-    SlackStub,
-    start,
 )
 
 SECTIONS = ("1.1", "2.1", "3.2", "4.1", "5.1", "6.1")
+
+
+@pytest.fixture(scope="module")
+def stub(module_stub):
+    return module_stub
+
+
+@pytest.fixture(scope="module")
+def server_options():
+    return {"workers": 2, "quiz": quiz()}
 
 
 def quiz(sections=SECTIONS) -> str:
@@ -52,30 +57,6 @@ def quiz(sections=SECTIONS) -> str:
 """
         )
     return "questions:\n" + "".join(items)
-
-
-@pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("mock")
-    content = write_content(tmp / "content", MINI_KNOWLEDGE, quiz())
-    server = start(tmp, stub.url, content=content, workers=2)
-    stub.wait_for("auth.test", 2)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
 
 
 def buttons(blocks: list[dict]) -> list[dict]:

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import write_content
 from tests.slack_stub import (
     CHANNEL,
     DM,
-    SIGNING_SECRET,
-    SlackRequests,
-    SlackStub,
     dm_event,
     mention_event,
-    start,
 )
 
 PASTED = (
@@ -30,26 +25,8 @@ PASTED = (
 
 
 @pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("serve")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=1)
-    stub.wait_for("auth.test")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
+def stub(module_stub):
+    return module_stub
 
 
 def test_slash_practice_question_is_answered_in_the_ack(slack, stub):

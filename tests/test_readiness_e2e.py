@@ -11,15 +11,11 @@ import json
 
 import pytest
 
-from tests.conftest import write_content
 from tests.slack_stub import (
     DM,
-    SIGNING_SECRET,
-    SlackRequests,
     SlackStub,
     dm_event,
     home_event,
-    start,
 )
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -27,26 +23,8 @@ USER = "U0READY001"
 
 
 @pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("ready")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=1)
-    stub.wait_for("auth.test", 1)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
+def stub(module_stub):
+    return module_stub
 
 
 def images(blocks: list[dict]) -> list[dict]:

@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from bot import replies
-from tests.conftest import write_content
 from tests.slack_stub import (
     BOT_ID,
     BOT_TOKEN,
@@ -40,27 +39,13 @@ ATTACKS = ["<!channel>", "<!here>", "<@U0OTHER99>", "<https://evil.example"]
 
 
 @pytest.fixture(scope="module")
-def stub():
-    stub = SlackStub().start()
-    yield stub
-    stub.stop()
+def stub(module_stub):
+    return module_stub
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, stub):
-    tmp = tmp_path_factory.mktemp("serve")
-    server = start(tmp, stub.url, content=write_content(tmp / "content"), workers=2)
-    stub.wait_for("auth.test", 2)  # both workers checked the token at start
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def slack(server, stub) -> SlackRequests:
-    """Signed requests to the server; the stand-in forgets earlier calls and scripts."""
-    stub.settle()
-    stub.reset()
-    return SlackRequests(server.url, SIGNING_SECRET, response_url=stub.response_url)
+def server_options():
+    return {"workers": 2}
 
 
 def everything(stub: SlackStub) -> str:
