@@ -60,11 +60,29 @@ FRESH_PRACTICE = {h: EVAL / f"fresh_practice_{h}.yaml" for h in ("tune", "test")
 FRESH_LEARNER_ITEMS = _items(FRESH_LEARNER)
 FRESH_PRACTICE_ITEMS = _items(FRESH_PRACTICE)
 FRESH_FILES = set(FRESH_LEARNER.values()) | set(FRESH_PRACTICE.values())
+# The third sets: a third writer, material neither earlier writer used, after the test halves of
+# both earlier sets had been measured.
+THIRD_LEARNER = {h: EVAL / f"third_learner_{h}.yaml" for h in ("tune", "test")}
+THIRD_PRACTICE = {h: EVAL / f"third_practice_{h}.yaml" for h in ("tune", "test")}
+THIRD_LEARNER_ITEMS = _items(THIRD_LEARNER)
+THIRD_PRACTICE_ITEMS = _items(THIRD_PRACTICE)
+THIRD_FILES = set(THIRD_LEARNER.values()) | set(THIRD_PRACTICE.values())
 
 # Per writer: learner files and items, practice files and items, who wrote them, least sizes,
-# and whether out-of-scope lines carry no section (the second writer's rule).
+# whether out-of-scope lines carry no section (the second writer's rule), and whether its
+# questions are checked for near-copies of every other evaluation file.
 GENERATIONS = {
-    "first": (LEARNER, LEARNER_ITEMS, PRACTICE, PRACTICE_ITEMS, "evaluation helper", 80, 30, False),
+    "first": (
+        LEARNER,
+        LEARNER_ITEMS,
+        PRACTICE,
+        PRACTICE_ITEMS,
+        "evaluation helper",
+        80,
+        30,
+        False,
+        False,
+    ),
     "fresh": (
         FRESH_LEARNER,
         FRESH_LEARNER_ITEMS,
@@ -73,6 +91,18 @@ GENERATIONS = {
         "a second evaluation helper",
         200,
         80,
+        True,
+        True,
+    ),
+    "third": (
+        THIRD_LEARNER,
+        THIRD_LEARNER_ITEMS,
+        THIRD_PRACTICE,
+        THIRD_PRACTICE_ITEMS,
+        "a third evaluation helper",
+        180,
+        70,
+        True,
         True,
     ),
 }
@@ -84,6 +114,8 @@ EVERY_SET = pytest.mark.parametrize(
         pytest.param(PRACTICE_ITEMS, "stem", id="practice"),
         pytest.param(FRESH_LEARNER_ITEMS, "q", id="fresh-learner"),
         pytest.param(FRESH_PRACTICE_ITEMS, "stem", id="fresh-practice"),
+        pytest.param(THIRD_LEARNER_ITEMS, "q", id="third-learner"),
+        pytest.param(THIRD_PRACTICE_ITEMS, "stem", id="third-practice"),
     ],
 )
 
@@ -101,7 +133,7 @@ def test_files_have_the_header(generation):
 
 @EACH
 def test_sizes(generation):
-    _, learner, _, practice, _, least_learner, least_practice, _ = GENERATIONS[generation]
+    _, learner, _, practice, _, least_learner, least_practice, *_ = GENERATIONS[generation]
     assert len(learner) >= least_learner
     assert len(practice) >= least_practice
 
@@ -120,7 +152,7 @@ def test_no_duplicates(items, key):
 
 @EACH
 def test_learner_fields(generation):
-    *_, scopeless = GENERATIONS[generation]
+    scopeless = GENERATIONS[generation][7]
     for _, item in GENERATIONS[generation][1]:
         assert isinstance(item.get("q"), str) and item["q"].strip(), item
         assert "expect" in item, item
@@ -188,11 +220,12 @@ def test_no_question_copies_a_knowledge_phrasing(generation):
     assert _near_copies(_texts(generation)) == []
 
 
-def _other_eval_texts() -> list[str]:
-    """Every sentence-like string in the other evaluation files, lowercased.
+def _other_eval_texts(own: set[Path] = FRESH_FILES) -> list[str]:
+    """Every sentence-like string in the evaluation files other than `own`, lowercased.
 
-    The fresh writer never read these files; this test is the only place that compares them.
-    Any string leaf of four words or more counts (question, stem, choice), URLs excepted.
+    The fresh and third writers never read these files; this test is the only place that
+    compares them. Any string leaf of four words or more counts (question, stem, choice), URLs
+    excepted.
     """
     found: list[str] = []
 
@@ -207,7 +240,7 @@ def _other_eval_texts() -> list[str]:
             found.append(node.lower())
 
     for path in sorted(EVAL.glob("*.yaml")):
-        if path in FRESH_FILES:
+        if path in own:
             continue
         walk(yaml.safe_load(path.read_text(encoding="utf-8")))
     return found
@@ -217,6 +250,17 @@ def test_no_fresh_question_copies_another_evaluation_file():
     others = _other_eval_texts()
     found = []
     for text in _texts("fresh"):
+        best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
+        if best is not None:
+            found.append((text, int(best[1])))
+    assert found == []
+
+
+def test_no_third_question_copies_another_evaluation_file():
+    assert GENERATIONS["third"][8]
+    others = _other_eval_texts(THIRD_FILES)
+    found = []
+    for text in _texts("third"):
         best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
         if best is not None:
             found.append((text, int(best[1])))

@@ -9,6 +9,8 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
     python tests/eval/split_independent.py --fresh-learner NEW.yaml    # add to the fresh learner set
     python tests/eval/split_independent.py --fresh-practice NEW.yaml   # add to the fresh practice set
+    python tests/eval/split_independent.py --third-learner NEW.yaml    # add to the third learner set
+    python tests/eval/split_independent.py --third-practice NEW.yaml   # add to the third practice set
 
 An item in an added file whose text is already in a half replaces that item's other fields
 (a corrected source or key); it stays in its half.
@@ -69,13 +71,42 @@ _FRESH_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The third sets were written later still, by a third writer, from material neither earlier
+# writer used; only the first lines of their header differ from _COMMON.
+_THIRD_COMMON = """\
+# Written by a third evaluation helper session, 2026-12-01, as a THIRD independent set (the test
+# halves of the first and fresh sets had both been measured). Material: PUBLIC material other
+# people wrote that neither earlier writer used: real learners' and developers' questions and
+# symptoms in public GitHub issue threads and Q&A pages (Vertex AI, BigQuery ML, TPUs, TensorFlow
+# training problems), Google Cloud / TensorFlow documentation pages not used before ("when to
+# use", "best practices", "troubleshooting" sections), and people's public blog posts and notes
+# (each item's `source` is the page it came from). No exam-dump collections (ExamTopics, "actual
+# exam questions", braindumps, paid question banks) were used. Every item is paraphrased in the
+# writer's own words, and every key was checked against Google's own documentation
+# (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a near-domain line the bot should decline.
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
     "practice": ("stem", PRACTICE_FIELDS, "practice"),
     "fresh-learner": ("q", LEARNER_FIELDS, "fresh_learner"),
     "fresh-practice": ("stem", PRACTICE_FIELDS, "fresh_practice"),
+    "third-learner": ("q", LEARNER_FIELDS, "third_learner"),
+    "third-practice": ("stem", PRACTICE_FIELDS, "third_practice"),
 }
-HEADERS = {"fresh-learner": _FRESH_COMMON, "fresh-practice": _FRESH_COMMON}
+HEADERS = {
+    "fresh-learner": _FRESH_COMMON,
+    "fresh-practice": _FRESH_COMMON,
+    "third-learner": _THIRD_COMMON,
+    "third-practice": _THIRD_COMMON,
+}
 
 
 def half_of(text: str) -> str:
@@ -136,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--practice", type=Path, action="append", default=[])
     parser.add_argument("--fresh-learner", type=Path, action="append", default=[])
     parser.add_argument("--fresh-practice", type=Path, action="append", default=[])
+    parser.add_argument("--third-learner", type=Path, action="append", default=[])
+    parser.add_argument("--third-practice", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     for kind in SETS:
         tune, test = split(kind, getattr(args, kind.replace("-", "_")))
