@@ -144,7 +144,8 @@ _ML_VOCABULARY = """
     vision translation speech ocr nlp sentiment document rag prompt prompts finetune
     finetuning lora weights checkpoint checkpoints distributed horovod vizier dataflow
     dataproc spark beam tfrecord transformer transformers bert image images text workbench
-    tensorboard bigframes dataframes pandas vector vectors"""
+    tensorboard bigframes dataframes pandas vector vectors recommendations recommend
+    recommends recommending recommenders classifiers forecasts predicting predicts"""
 ML_WORDS = frozenset(_ML_VOCABULARY.split())
 GOOGLE_WORDS = frozenset(
     {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}

@@ -249,10 +249,22 @@ def test_a_google_cloud_area_outside_the_exam_is_declined_by_name(shipped, quest
     assert lookup.best is None and lookup.outside == area
 
 
-def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped):
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("export our cloud sql tables so we can train a model on them", None),
+        # the ML word in another form: "recommendations", not "recommendation"
+        (
+            "ratings table in bigquery, we want recommendations for each user without leaving sql",
+            "bqml-matrix-factorization",
+        ),
+    ],
+)
+def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, question, expected):
     """'Export Cloud SQL data to train a model' is about training, so it is answered."""
-    lookup = shipped.lookup("export our cloud sql tables so we can train a model on them")
+    lookup = shipped.lookup(question)
     assert lookup.outside is None and lookup.best is not None
+    assert expected in (None, lookup.best.entry.id)
 
 
 @pytest.mark.parametrize(
