@@ -89,6 +89,16 @@ OTHER_PLATFORMS = {
     "rekognition": "AWS",
     "trainium": "AWS",
     "inferentia": "AWS",
+    "s3": "AWS",
+    "redshift": "AWS",
+    "ovhcloud": "OVHcloud",
+    "ovh": "OVHcloud",
+    "oci": "Oracle Cloud",
+    "alibaba": "Alibaba Cloud",
+    "coreweave": "CoreWeave",
+    "runpod": "RunPod",
+    "paperspace": "Paperspace",
+    "openai": "OpenAI",
 }
 # Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
 THEORY_WORDS = frozenset(

@@ -274,6 +274,8 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
         ("who invented backpropagation and when", "ML theory beyond the exam"),
         ("how much is the exam fee and can I retake it", "exam logistics"),
         ("snowflake cortex for our forecasting model", "Snowflake"),
+        ("can OVHcloud AI Deploy scale an app down to zero GPUs when idle?", "OVHcloud"),
+        ("fine-tune a model through the openai api with our support tickets", "OpenAI"),
     ],
 )
 def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
