@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from bot.knowledge import Entry
-from bot.textnorm import pairs, words
+from bot.textnorm import pairs, raw_words, words
 
 
 @dataclass
@@ -23,6 +23,9 @@ class Index:
     names: list[set[str]]  # words naming each entry (means + aliases)
     name_phrases: dict[str, int]  # alias words -> the first entry with that alias
     longest_name: int  # words in the longest alias
+    # A one-word name left of longer aliases only ("Cloud Run" -> "run"): where it names its
+    # entry only if one of those aliases (lowercased) is written in full
+    shortened: dict[str, tuple[str, ...]]
     phrasings: list[list[str]]  # processed phrasings per entry, for the fuzzy re-rank
     postings: dict[str, dict[int, float]]  # term -> {entry: centrality after saturation}
     idf: dict[str, float]
@@ -85,12 +88,18 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
     phrasings: list[list[str]] = []
     postings: dict[str, dict[int, float]] = defaultdict(dict)
     frequency: Counter[str] = Counter()
+    whole: set[str] = set()
+    shortened: dict[str, list[str]] = defaultdict(list)
     for i, entry in enumerate(entries):
         label_words = [words(label) for label in (entry.means, *entry.aliases)]
         requirement_words = [words(r) for r in entry.requirements]
         names.append({w for ws in label_words for w in ws})
-        for alias in label_words[1:]:
-            name_phrases.setdefault(" ".join(alias), i)
+        for alias, said in zip(entry.aliases, label_words[1:], strict=True):
+            name_phrases.setdefault(" ".join(said), i)
+            if len(said) == 1 and len(raw_words(alias)) > 1:
+                shortened[said[0]].append(alias.lower())
+            else:
+                whole.add(" ".join(said))
         processed = [*requirement_words, *label_words]
         phrasings.append([" ".join(p) for p in processed if p])
         for p in processed:
@@ -111,6 +120,7 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
         names,
         name_phrases,
         longest,
+        {p: tuple(a) for p, a in shortened.items() if p not in whole},
         phrasings,
         dict(postings),
         idf,

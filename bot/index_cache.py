@@ -27,6 +27,7 @@ _FIELDS = (
     "names",
     "name_phrases",
     "longest_name",
+    "shortened",
     "phrasings",
     "postings",
     "idf",

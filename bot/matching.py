@@ -489,7 +489,14 @@ class Matcher:
         """The entries a question's negated clauses name; their words stay in the question,
         since "won't compile for TPU" still says what the need is about."""
         clauses = negated_clauses(text) if _NEGATOR.search(text) else []
-        excluded = {i for c in clauses for i, _ in self._index.all_named(self.tokens(c))}
+        shortened = self._index.shortened
+        excluded = {
+            i
+            for c in clauses
+            for i, phrase in self._index.all_named(self.tokens(c))
+            # "without running a cluster" does not rule out Cloud Run: "run" alone is not its name
+            if phrase not in shortened or any(alias in c for alias in shortened[phrase])
+        }
         return tokens, excluded
 
     def _compared(

@@ -230,6 +230,14 @@ def test_what_a_comparison_rules_out_counts_against_a_side(shipped):
     assert _best(shipped, ruled_out.replace("not ", "")) == "tfx-pipelines"
 
 
+def test_a_word_left_of_a_longer_name_rules_nothing_out(shipped):
+    """ "Cloud Run" is indexed as "run": "without running a cluster" does not rule Cloud Run
+    out, while "not on Cloud Run", written in full, does."""
+    need = "host a model container that scales to zero"
+    assert _best(shipped, f"{need} without running a cluster") == "cloud-run-serving"
+    assert _best(shipped, f"{need}, but not on Cloud Run") != "cloud-run-serving"
+
+
 def test_a_challenged_service_that_misses_the_need_is_named(shipped):
     """ "Should we just X so Y" where X does not serve Y: Y's entry, and X reported as named."""
     lookup = shipped.lookup(
