@@ -59,16 +59,19 @@ class Index:
                     gathered[i] += weight * posting.get(i, 0.0)
         return gathered
 
-    def named(self, tokens: list[str]) -> tuple[int, str] | None:
-        """The entry whose alias the tokens spell out, and the alias (longest alias wins)."""
+    def named(self, tokens: list[str], written: str) -> tuple[int, str] | None:
+        """The entry whose alias the tokens spell out, and the alias (longest alias wins).
+
+        `written` is the text the tokens come from: a one-word name left of longer aliases
+        ("run" of "Cloud Run") names its entry only where one of them is written in full."""
         for size in range(min(self.longest_name, len(tokens)), 0, -1):
             for start in range(len(tokens) - size + 1):
                 phrase = " ".join(tokens[start : start + size])
-                if phrase in self.name_phrases:
+                if self._names(phrase, written):
                     return self.name_phrases[phrase], phrase
         return None
 
-    def all_named(self, tokens: list[str]) -> list[tuple[int, str]]:
+    def all_named(self, tokens: list[str], written: str) -> list[tuple[int, str]]:
         """Every entry an alias in the tokens names, longest aliases first, never overlapping."""
         found: list[tuple[int, str]] = []
         taken: set[int] = set()
@@ -76,10 +79,16 @@ class Index:
             for start in range(len(tokens) - size + 1):
                 span = set(range(start, start + size))
                 phrase = " ".join(tokens[start : start + size])
-                if phrase in self.name_phrases and not span & taken:
+                if self._names(phrase, written) and not span & taken:
                     found.append((self.name_phrases[phrase], phrase))
                     taken |= span
         return found
+
+    def _names(self, phrase: str, written: str) -> bool:
+        if phrase not in self.name_phrases:
+            return False
+        longer = self.shortened.get(phrase)
+        return longer is None or any(alias in written.lower() for alias in longer)
 
 
 def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Index:

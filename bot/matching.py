@@ -306,7 +306,7 @@ class Matcher:
         ML term. The tutor offers such a match as a guess, never as an answer."""
         if (ML_WORDS | GOOGLE_WORDS).intersection(raw_words(question[:2000])):
             return False
-        called = self._index.named(query.text.split())
+        called = self._index.named(query.text.split(), question)
         if called and " " in called[1]:  # a product named in everyday words: "reduction server"
             return False
         written = {stemmed: word for word, stemmed in spelled_words(question[:2000])}
@@ -345,7 +345,7 @@ class Matcher:
         tokens = self.tokens(text)
         return [
             (self._index.entries[i], len(phrase.split()) / len(tokens))
-            for i, phrase in self._index.all_named(tokens)
+            for i, phrase in self._index.all_named(tokens, text)
         ]
 
     def terms(self, text: str) -> dict[str, float]:
@@ -437,7 +437,7 @@ class Matcher:
             top = scored[0].index
             return query, _with_margins(compared, swapped=compared[0].index != top), None
         scored, swapped = self._tie_break(query, scored)
-        scored = self._only_a_name(tokens, scored)
+        scored = self._only_a_name(text, tokens, scored)
         named, name = self._named(question, tokens, scored) if traps else (None, set())
         if named is not None:
             challenge = _CHALLENGE.search(text) is not None
@@ -476,10 +476,10 @@ class Matcher:
             found.update(said, pairs(said))
         return frozenset(found)
 
-    def _only_a_name(self, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
+    def _only_a_name(self, text: str, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
         """A question that is only an entry's name ("what does reduction server do?") is about
         that entry, however often other entries mention the name."""
-        called = self._index.named(tokens)
+        called = self._index.named(tokens, text)
         if not called or len(called[1].split()) != len(tokens):
             return scored
         mine = [s for s in scored if s.index == called[0]]
@@ -489,14 +489,7 @@ class Matcher:
         """The entries a question's negated clauses name; their words stay in the question,
         since "won't compile for TPU" still says what the need is about."""
         clauses = negated_clauses(text) if _NEGATOR.search(text) else []
-        shortened = self._index.shortened
-        excluded = {
-            i
-            for c in clauses
-            for i, phrase in self._index.all_named(self.tokens(c))
-            # "without running a cluster" does not rule out Cloud Run: "run" alone is not its name
-            if phrase not in shortened or any(alias in c for alias in shortened[phrase])
-        }
+        excluded = {i for c in clauses for i, _ in self._index.all_named(self.tokens(c), c)}
         return tokens, excluded
 
     def _compared(
@@ -508,8 +501,8 @@ class Matcher:
         named: list[int] = []
         names: set[str] = set()
         for left, right in sides:
-            before = self._index.all_named(self.tokens(left)[-2:])
-            after = self._index.all_named(self.tokens(right)[:2])
+            before = self._index.all_named(self.tokens(left)[-2:], left)
+            after = self._index.all_named(self.tokens(right)[:2], right)
             if before and after and before[0][0] != after[0][0]:
                 named += [before[0][0], after[0][0]]
                 names.update(before[0][1].split() + after[0][1].split())
@@ -649,9 +642,9 @@ class Matcher:
         index = self._index
         return {index.entries[index.position[w.id]] for w in index.entries[i].watch_out}
 
-    def _named_entry(self, tokens: list[str]) -> tuple[int | None, set[str]]:
+    def _named_entry(self, tokens: list[str], written: str) -> tuple[int | None, set[str]]:
         """The entry whose alias the question spells out, and the alias's words (longest wins)."""
-        found = self._index.named(tokens)
+        found = self._index.named(tokens, written)
         return (found[0], set(found[1].split())) if found else (None, set())
 
     def _named(
@@ -667,10 +660,10 @@ class Matcher:
             return None, set()
         found = _PROPOSAL.search(clean(question[:2000]).lower())
         if not found:
-            return self._named_entry(tokens)
+            return self._named_entry(tokens, question)
         proposal = self.tokens(found["proposal"])
         top = scored[0].index
-        named, name = self._named_entry(proposal)
+        named, name = self._named_entry(proposal, found["proposal"])
         if named == top:
             return named, name
         query = self._query(proposal)

@@ -238,6 +238,20 @@ def test_a_word_left_of_a_longer_name_rules_nothing_out(shipped):
     assert _best(shipped, f"{need}, but not on Cloud Run") != "cloud-run-serving"
 
 
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("should I use a model to predict churn?", None),  # "model" of "Model as a Service"
+        ("will a join fix our data leakage?", None),  # "join" of "as-of join"
+        ("should we use Cloud Run to serve the model?", "cloud-run-serving"),
+    ],
+)
+def test_a_service_is_mentioned_only_by_its_whole_name(shipped, question, named):
+    """No "You mention …" for an everyday word that is only part of a longer name."""
+    found = shipped.lookup(question).named
+    assert (found.id if found else None) == named
+
+
 def test_a_challenged_service_that_misses_the_need_is_named(shipped):
     """ "Should we just X so Y" where X does not serve Y: Y's entry, and X reported as named."""
     lookup = shipped.lookup(
