@@ -75,7 +75,9 @@ _FRESH_COMMON = """\
 # writer used; only the first lines of their header differ from _COMMON.
 _THIRD_COMMON = """\
 # Written by a third evaluation helper session, 2026-12-01, as a THIRD independent set (the test
-# halves of the first and fresh sets had both been measured). Material: PUBLIC material other
+# halves of the first and fresh sets had both been measured); a fourth helper session added items
+# the same day from blogs, course notes and docs (no issue threads), and two reviewers who did not
+# run the bot checked every key. Material: PUBLIC material other
 # people wrote that neither earlier writer used: real learners' and developers' questions and
 # symptoms in public GitHub issue threads and Q&A pages (Vertex AI, BigQuery ML, TPUs, TensorFlow
 # training problems), Google Cloud / TensorFlow documentation pages not used before ("when to
