@@ -147,7 +147,7 @@ _ML_VOCABULARY = """
     datasets ml ai llm llms gemini genai generative gpu gpus tpu tpus accelerator accelerators
     cuda accuracy precision recall auc loss overfit overfitting underfit drift skew pipeline
     pipelines notebook notebooks jupyter colab tuning tune tuned hyperparameter hyperparameters
-    epoch epochs batch neural network networks deep learning classifier classification
+    epoch epochs batch neural deep learning classifier classification
     regression forecast forecasting clustering recommendation recommender vertex automl bqml
     tensorflow pytorch keras xgboost sklearn scikit tfx kubeflow mlops experiment experiments
     metrics explain explainability explanation explanations shap attributions fairness bias

@@ -240,6 +240,11 @@ def test_chapter_quick_checks(shipped, question, expected):
     [
         ("firewall rule so ssh only works from the office", "Google Cloud networking"),
         ("raise max connections on our cloud sql instance", "Google Cloud databases"),
+        # "network" alone is not "neural network"
+        (
+            "cloud sql proxy over a private ip times out, what is wrong in our network?",
+            "Google Cloud databases",
+        ),
         ("why is our billing higher this month", "Google Cloud billing"),
     ],
 )
