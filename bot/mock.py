@@ -159,6 +159,13 @@ class MockDone:
         return self.correct / self.size if self.size else 0.0
 
 
+def time_left(deadline: str | None, now: dt.datetime) -> dt.timedelta | None:
+    """Time left before a mock's deadline (a store stamp), never negative; None when untimed."""
+    if deadline is None:
+        return None
+    return max(dt.datetime.fromisoformat(deadline) - now, dt.timedelta(0))
+
+
 @dataclass(frozen=True)
 class MockOffer:
     """`mock` while one is open: resume it or discard it."""

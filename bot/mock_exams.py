@@ -25,6 +25,7 @@ from bot.mock import (
     NoMock,
     draw,
     section_scores,
+    time_left,
 )
 from bot.store import stamp
 from bot.store.mocks import ItemRow, MockRow, MockStore
@@ -51,7 +52,7 @@ class MockExams:
         """A new mock, or the offer to resume or discard the one already open."""
         opened = self.store.open_mock(team=team, user=user)
         if opened is not None:
-            return self._ran_out(opened, now) or self._offer(opened, now)
+            return self._ran_out(opened, now) or self._offer(team, user, now)
         bank = self.tutor.catalog.questions
         low, high = size_range(len(bank))
         if not low <= size <= high:
@@ -66,7 +67,7 @@ class MockExams:
         mock = self.store.mock(mock_id) if mock_id is not None else None
         if mock is None:  # another request opened one in between: offer that one
             opened = self.store.open_mock(team=team, user=user)
-            return self._offer(opened, now) if opened else NoMock()
+            return self._offer(team, user, now)
         return self._next(mock, now, "start")
 
     def resume(self, *, team: str, user: str, now: dt.datetime) -> MockResult:
@@ -142,14 +143,13 @@ class MockExams:
         post_id = self.store.show(
             mock, current.position, section=question.section, topic=question.topic, now=now
         )
-        left = _time_left(mock, now)
+        left = time_left(mock.deadline, now)
         return MockShown(
             mock.id, current.position, mock.size, post_id, question, left, how, recorded
         )
 
-    def _offer(self, mock: MockRow, now: dt.datetime) -> MockOffer:
-        answered = sum(1 for item in self.store.items(mock) if item.choice is not None)
-        return MockOffer(mock.id, answered, mock.size, _time_left(mock, now))
+    def _offer(self, team: str, user: str, now: dt.datetime) -> MockOffer | NoMock:
+        return self.tutor.open_mock(team=team, user=user, now=now) or NoMock()
 
     def _ran_out(self, mock: MockRow, now: dt.datetime) -> MockDone | None:
         if mock.deadline is None or stamp(now) < mock.deadline:
@@ -192,9 +192,3 @@ class MockExams:
 def _current(items: list[ItemRow]) -> ItemRow | None:
     """The first question without an answer: the one the learner is on."""
     return next((item for item in items if item.choice is None), None)
-
-
-def _time_left(mock: MockRow, now: dt.datetime) -> dt.timedelta | None:
-    if mock.deadline is None:
-        return None
-    return max(dt.datetime.fromisoformat(mock.deadline) - now, dt.timedelta(0))

@@ -44,7 +44,7 @@ from bot.daily import PassReport, Recap, Reveal
 from bot.knowledge import Entry, WatchOut
 from bot.matching import Lookup, Match
 from bot.mock import MockDiscarded, MockDone, MockOffer, MockRefused, MockShown, NoMock
-from bot.mock_replies import render_mock
+from bot.mock_replies import offer_lines, render_mock
 from bot.plan import Plan
 from bot.practice import Choice, Practice
 from bot.quiz import Question
@@ -293,8 +293,9 @@ def leaderboard_lines(
 
 
 def stats_lines(stats: Stats) -> list[str]:
+    mock = offer_lines(stats.mock) if stats.mock else []
     if not stats.answered:
-        return [NO_ANSWERS_YET, *(plan_lines(stats.plan) if stats.plan else [])]
+        return [NO_ANSWERS_YET, *mock, *(plan_lines(stats.plan) if stats.plan else [])]
     lines = [
         f"Answered {stats.answered}, correct {stats.correct} ({stats.accuracy:.0%}).",
         f"Streak: {stats.streak} day{'s' if stats.streak != 1 else ''}.",
@@ -304,7 +305,7 @@ def stats_lines(stats: Stats) -> list[str]:
         lines.append(f"Weakest topics: {weak}.")
     if stats.reviews_due:
         lines.append(f"Reviews due: {stats.reviews_due}. Type quiz to take them first.")
-    return lines + readiness_summary(stats)
+    return lines + mock + readiness_summary(stats)
 
 
 def _explained(question: Question, letter: str) -> str:

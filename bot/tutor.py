@@ -15,6 +15,7 @@ from typing import Literal
 from bot.catalog import Catalog
 from bot.knowledge import Entry
 from bot.matching import Knobs, Lookup, Matcher
+from bot.mock import MockOffer, time_left
 from bot.plan import Plan, make_plan
 from bot.practice import Practice, solve
 from bot.quiz import Question, choose_question, normalize_choice
@@ -22,6 +23,7 @@ from bot.readiness import Readiness, Week, estimate, weekly
 from bot.standings import Standings
 from bot.store import Post, Store, TopicScore, stamp
 from bot.store.flags import FlagKind
+from bot.store.mocks import MockStore
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Stats:
     readiness: Readiness | None = None  # per exam section (`bot.readiness`)
     plan: Plan | None = None  # countdown and today's work, when an exam date is set
     weeks: tuple[Week, ...] = ()  # answers and accuracy per week, oldest first
+    mock: MockOffer | None = None  # the learner's mock exam in progress, while its time lasts
 
     @property
     def accuracy(self) -> float:
@@ -285,7 +288,23 @@ class Tutor:
         readiness = estimate(answers, self.catalog.questions, now)
         plan = self.plan(team=team, user=user, now=now, readiness=readiness, reviews_due=due)
         weeks = weekly(answers, now)
-        return Stats(answered, correct, streak, tuple(weakest[:3]), due, readiness, plan, weeks)
+        mock = self.open_mock(team=team, user=user, now=now)
+        return Stats(
+            answered, correct, streak, tuple(weakest[:3]), due, readiness, plan, weeks, mock
+        )
+
+    def open_mock(self, *, team: str, user: str, now: dt.datetime) -> MockOffer | None:
+        """The learner's mock exam in progress, as an offer to resume it; None when there is
+        none or its time is up (the next `mock` then finishes it and shows the result)."""
+        mocks = MockStore(self.store)
+        mock = mocks.open_mock(team=team, user=user)
+        if mock is None:
+            return None
+        left = time_left(mock.deadline, now)
+        if left is not None and not left:
+            return None
+        answered = sum(1 for item in mocks.items(mock) if item.choice is not None)
+        return MockOffer(mock.id, answered, mock.size, left)
 
     def plan(
         self, *, team: str, user: str, now: dt.datetime, readiness: Readiness, reviews_due: int

@@ -4,6 +4,7 @@ and answers that never reach a board. Time is the `now` argument throughout."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -31,8 +32,9 @@ from bot.mock import (
 )
 from bot.mock_exams import MockExams
 from bot.quiz import Question, QuestionBank
-from bot.replies import render
+from bot.replies import render, stats_lines
 from bot.schedule import Schedule
+from bot.slack import blocks
 from bot.standings import Standings
 from bot.store import DailyStore, Store, tallies
 from bot.tutor import Tutor
@@ -324,6 +326,32 @@ def test_an_open_mock_is_offered_again_and_resumed_where_it_was(exam, now):
     assert (resumed.post_id, resumed.position) == (second.post_id, 1)
     opened = exam.store.db.execute("select count(*) from mocks where status = 'open'").fetchone()
     assert opened == (1,)
+
+
+def test_stats_and_app_home_show_the_open_mock_until_it_ends(exam, now):
+    """Stats (the command, and App Home) say a mock is waiting and how to go on; not once its
+    time is up, nor after it is discarded."""
+    first = start(exam, now, 5, timed=True)
+    MockExams(exam).answer(post_id=first.post_id, user=USER, team=TEAM, choice="A", now=now)
+    later = now + dt.timedelta(minutes=4)
+    stats = exam.stats(team=TEAM, user=USER, now=later)
+    assert stats.mock == MockOffer(first.mock_id, 1, 5, dt.timedelta(minutes=6))
+    shown = "\n".join(stats_lines(stats))
+    assert "mock exam in progress: 1 of 5 answered, 6 min left" in shown
+    assert "mock resume" in shown
+    home = json.dumps(blocks.home(stats, Standings(exam.store).board(team=TEAM, now=later)))
+    assert "1 of 5 answered" in home
+    assert exam.stats(team=TEAM, user="U2", now=later).mock is None  # someone else's
+    assert exam.stats(team=TEAM, user=USER, now=now + dt.timedelta(minutes=10)).mock is None
+    MockExams(exam).discard(team=TEAM, user=USER, now=later)
+    assert exam.stats(team=TEAM, user=USER, now=later).mock is None
+
+
+def test_a_mock_opened_before_any_answer_is_in_the_stats(exam, now):
+    start(exam, now, 5)
+    stats = exam.stats(team=TEAM, user=USER, now=now)
+    assert stats.answered == 0
+    assert "mock exam in progress: 0 of 5 answered" in " ".join(stats_lines(stats))
 
 
 def test_discard_drops_the_mock_and_keeps_its_answers(exam, now):
