@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from bot.knowledge import Entry
-from bot.textnorm import pairs, raw_words, words
+from bot.textnorm import pairs, words
 
 
 @dataclass
@@ -23,9 +23,10 @@ class Index:
     names: list[set[str]]  # words naming each entry (means + aliases)
     name_phrases: dict[str, int]  # alias words -> the first entry with that alias
     longest_name: int  # words in the longest alias
-    # A one-word name left of longer aliases only ("Cloud Run" -> "run"): where it names its
-    # entry only if one of those aliases (lowercased) is written in full
-    shortened: dict[str, tuple[str, ...]]
+    # Each one-word name and the aliases (lowercased) it comes from: it names its entry only
+    # where one of them is written, since stemming and dropped words make everyday words of
+    # some ("bucketing" -> "bucket", "Cloud Run" -> "run")
+    one_word: dict[str, tuple[str, ...]]
     phrasings: list[list[str]]  # processed phrasings per entry, for the fuzzy re-rank
     postings: dict[str, dict[int, float]]  # term -> {entry: centrality after saturation}
     idf: dict[str, float]
@@ -62,8 +63,8 @@ class Index:
     def named(self, tokens: list[str], written: str) -> tuple[int, str] | None:
         """The entry whose alias the tokens spell out, and the alias (longest alias wins).
 
-        `written` is the text the tokens come from: a one-word name left of longer aliases
-        ("run" of "Cloud Run") names its entry only where one of them is written in full."""
+        `written` is the text the tokens come from: a one-word name ("run" of "Cloud Run",
+        "bucket" of "bucketing") names its entry only where its alias is written as such."""
         for size in range(min(self.longest_name, len(tokens)), 0, -1):
             for start in range(len(tokens) - size + 1):
                 phrase = " ".join(tokens[start : start + size])
@@ -87,8 +88,8 @@ class Index:
     def _names(self, phrase: str, written: str) -> bool:
         if phrase not in self.name_phrases:
             return False
-        longer = self.shortened.get(phrase)
-        return longer is None or any(alias in written.lower() for alias in longer)
+        aliases = self.one_word.get(phrase)
+        return aliases is None or any(alias in written.lower() for alias in aliases)
 
 
 def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Index:
@@ -97,18 +98,15 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
     phrasings: list[list[str]] = []
     postings: dict[str, dict[int, float]] = defaultdict(dict)
     frequency: Counter[str] = Counter()
-    whole: set[str] = set()
-    shortened: dict[str, list[str]] = defaultdict(list)
+    one_word: dict[str, list[str]] = defaultdict(list)
     for i, entry in enumerate(entries):
         label_words = [words(label) for label in (entry.means, *entry.aliases)]
         requirement_words = [words(r) for r in entry.requirements]
         names.append({w for ws in label_words for w in ws})
         for alias, said in zip(entry.aliases, label_words[1:], strict=True):
             name_phrases.setdefault(" ".join(said), i)
-            if len(said) == 1 and len(raw_words(alias)) > 1:
-                shortened[said[0]].append(alias.lower())
-            else:
-                whole.add(" ".join(said))
+            if len(said) == 1:
+                one_word[said[0]].append(alias.lower())
         processed = [*requirement_words, *label_words]
         phrasings.append([" ".join(p) for p in processed if p])
         for p in processed:
@@ -129,7 +127,7 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
         names,
         name_phrases,
         longest,
-        {p: tuple(a) for p, a in shortened.items() if p not in whole},
+        {p: tuple(a) for p, a in one_word.items()},
         phrasings,
         dict(postings),
         idf,

@@ -27,7 +27,7 @@ _FIELDS = (
     "names",
     "name_phrases",
     "longest_name",
-    "shortened",
+    "one_word",
     "phrasings",
     "postings",
     "idf",

@@ -243,6 +243,8 @@ def test_a_word_left_of_a_longer_name_rules_nothing_out(shipped):
     [
         ("should I use a model to predict churn?", None),  # "model" of "Model as a Service"
         ("will a join fix our data leakage?", None),  # "join" of "as-of join"
+        # "bucket" is what stemming leaves of Sensitive Data Protection's "bucketing"
+        ("do I have to copy the whole bucket onto the training machine first?", None),
         ("should we use Cloud Run to serve the model?", "cloud-run-serving"),
     ],
 )
