@@ -334,6 +334,19 @@ def test_a_runner_up_close_behind_keeps_the_answer_below_80(question, look_alike
     assert at_gap.best.confidence == uncapped.best.confidence >= 80 > close.best.confidence
 
 
+def test_related_entries_beside_an_answer_are_at_least_40_sure(shipped):
+    """A question about copying a bucket has no business showing the Translation API (matched
+    by "machine", 22%) as related; at 40% and more an alternative is worth a look."""
+    question = "do I have to copy the whole bucket onto the training machine first?"
+    knowledge = load_knowledge(SHIPPED_ROOT / "knowledge")
+    everything = Matcher(knowledge, replace(Knobs(), related_min=0)).lookup(question)
+    shown = shipped.lookup(question)
+    assert shown.best is not None and shown.best == everything.best
+    assert all(m.confidence >= 40 for m in shown.alternatives)
+    assert [m for m in everything.alternatives if m.confidence >= 40] == list(shown.alternatives)
+    assert any(m.confidence < 40 for m in everything.alternatives)
+
+
 def test_the_examples_the_tutor_suggests_are_answered():
     """The "Try naming the need, e.g. …" hint suggests questions the tutor itself answers."""
     hint = replies.dont_know_lines(Lookup("?", None, ()))[0]
