@@ -581,7 +581,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--file",
         action="append",
-        help="evaluation YAML; repeat for more (default: tests/eval/learner_questions.yaml)",
+        help=(
+            "evaluation YAML; repeat for more (default: every set in tests/eval except the "
+            "*_test.yaml halves, which are measured only when named)"
+        ),
     )
     evaluate.add_argument("--worst", type=int, default=15, help="how many misses to list (0: none)")
     evaluate.add_argument(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bot.evaluation import Case, Outcome, Report, read_cases, run_eval
+from bot.evaluation import Case, Outcome, Report, eval_files, read_cases, run_eval
 
 
 def _outcome(expect, best, confidence, top=None) -> Outcome:
@@ -87,3 +89,16 @@ def test_eval_reports_every_set_beside_the_baseline(catalog, tmp_path, capsys):
     assert out.count("baseline") >= 2 and out.count("tutor") >= 2
     assert "practice_tune" in out and "keyed" in out
     assert "secret test question" not in out
+
+
+def test_a_bare_eval_leaves_the_test_halves_out(tmp_path):
+    """Without --file, `tutor eval` reads every set but the test halves: a test half is
+    measured only when someone names it, never as a side effect of tuning."""
+    for name in ("learner_questions", "some_tune", "some_test", "holdout"):
+        (tmp_path / f"{name}.yaml").write_text("[]\n", encoding="utf-8")
+    assert [p.name for p in eval_files(None, tmp_path)] == [
+        "holdout.yaml",
+        "learner_questions.yaml",
+        "some_tune.yaml",
+    ]
+    assert eval_files(["x/some_test.yaml"], tmp_path) == [Path("x/some_test.yaml")]
