@@ -66,7 +66,6 @@ class MockExams:
         )
         mock = self.store.mock(mock_id) if mock_id is not None else None
         if mock is None:  # another request opened one in between: offer that one
-            opened = self.store.open_mock(team=team, user=user)
             return self._offer(team, user, now)
         return self._next(mock, now, "start")
 
