@@ -67,6 +67,13 @@ THIRD_PRACTICE = {h: EVAL / f"third_practice_{h}.yaml" for h in ("tune", "test")
 THIRD_LEARNER_ITEMS = _items(THIRD_LEARNER)
 THIRD_PRACTICE_ITEMS = _items(THIRD_PRACTICE)
 THIRD_FILES = set(THIRD_LEARNER.values()) | set(THIRD_PRACTICE.values())
+# The fourth sets: a fourth writer, material none of the earlier writers used, after the test
+# halves of all three earlier sets had been measured.
+FOURTH_LEARNER = {h: EVAL / f"fourth_learner_{h}.yaml" for h in ("tune", "test")}
+FOURTH_PRACTICE = {h: EVAL / f"fourth_practice_{h}.yaml" for h in ("tune", "test")}
+FOURTH_LEARNER_ITEMS = _items(FOURTH_LEARNER)
+FOURTH_PRACTICE_ITEMS = _items(FOURTH_PRACTICE)
+FOURTH_FILES = set(FOURTH_LEARNER.values()) | set(FOURTH_PRACTICE.values())
 
 # Per writer: learner files and items, practice files and items, who wrote them, least sizes,
 # whether out-of-scope lines carry no section (the second writer's rule), and whether its
@@ -105,6 +112,17 @@ GENERATIONS = {
         True,
         True,
     ),
+    "fourth": (
+        FOURTH_LEARNER,
+        FOURTH_LEARNER_ITEMS,
+        FOURTH_PRACTICE,
+        FOURTH_PRACTICE_ITEMS,
+        "a fourth evaluation helper",
+        180,
+        70,
+        True,
+        True,
+    ),
 }
 EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
 EVERY_SET = pytest.mark.parametrize(
@@ -116,6 +134,8 @@ EVERY_SET = pytest.mark.parametrize(
         pytest.param(FRESH_PRACTICE_ITEMS, "stem", id="fresh-practice"),
         pytest.param(THIRD_LEARNER_ITEMS, "q", id="third-learner"),
         pytest.param(THIRD_PRACTICE_ITEMS, "stem", id="third-practice"),
+        pytest.param(FOURTH_LEARNER_ITEMS, "q", id="fourth-learner"),
+        pytest.param(FOURTH_PRACTICE_ITEMS, "stem", id="fourth-practice"),
     ],
 )
 
@@ -261,6 +281,17 @@ def test_no_third_question_copies_another_evaluation_file():
     others = _other_eval_texts(THIRD_FILES)
     found = []
     for text in _texts("third"):
+        best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
+        if best is not None:
+            found.append((text, int(best[1])))
+    assert found == []
+
+
+def test_no_fourth_question_copies_another_evaluation_file():
+    assert GENERATIONS["fourth"][8]
+    others = _other_eval_texts(FOURTH_FILES)
+    found = []
+    for text in _texts("fourth"):
         best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
         if best is not None:
             found.append((text, int(best[1])))

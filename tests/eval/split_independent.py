@@ -11,6 +11,8 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --fresh-practice NEW.yaml   # add to the fresh practice set
     python tests/eval/split_independent.py --third-learner NEW.yaml    # add to the third learner set
     python tests/eval/split_independent.py --third-practice NEW.yaml   # add to the third practice set
+    python tests/eval/split_independent.py --fourth-learner NEW.yaml   # add to the fourth learner set
+    python tests/eval/split_independent.py --fourth-practice NEW.yaml  # add to the fourth practice set
 
 An item in an added file whose text is already in a half replaces that item's other fields
 (a corrected source or key); it stays in its half.
@@ -95,6 +97,28 @@ _THIRD_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The fourth sets were written later again, by a fourth writer, from material none of the earlier
+# writers used; only the first lines of their header differ from _COMMON.
+_FOURTH_COMMON = """\
+# Written by a fourth evaluation helper session, 2026-12-01, as a FOURTH independent set (the test
+# halves of the first, fresh and third sets had all been measured). Material: PUBLIC material
+# other people wrote that the earlier writers did not use (at most 10% of items from pages they
+# used): real developers' questions and symptoms on Q&A pages and in public GitHub issue threads
+# (at most 40% of items), Google Cloud / TensorFlow documentation pages ("when to use", "best
+# practices", "troubleshooting" sections), Google Cloud blog posts, Google's ML guides, and
+# people's public study notes and blogs (each item's `source` is the page it came from).
+# No exam-dump collections (ExamTopics, "actual exam questions", braindumps, paid question banks)
+# were used. Every item is paraphrased in the writer's own words, and every key was checked
+# against Google's own documentation (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a near-domain line the bot should decline.
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
     "practice": ("stem", PRACTICE_FIELDS, "practice"),
@@ -102,12 +126,16 @@ SETS = {
     "fresh-practice": ("stem", PRACTICE_FIELDS, "fresh_practice"),
     "third-learner": ("q", LEARNER_FIELDS, "third_learner"),
     "third-practice": ("stem", PRACTICE_FIELDS, "third_practice"),
+    "fourth-learner": ("q", LEARNER_FIELDS, "fourth_learner"),
+    "fourth-practice": ("stem", PRACTICE_FIELDS, "fourth_practice"),
 }
 HEADERS = {
     "fresh-learner": _FRESH_COMMON,
     "fresh-practice": _FRESH_COMMON,
     "third-learner": _THIRD_COMMON,
     "third-practice": _THIRD_COMMON,
+    "fourth-learner": _FOURTH_COMMON,
+    "fourth-practice": _FOURTH_COMMON,
 }
 
 
@@ -171,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh-practice", type=Path, action="append", default=[])
     parser.add_argument("--third-learner", type=Path, action="append", default=[])
     parser.add_argument("--third-practice", type=Path, action="append", default=[])
+    parser.add_argument("--fourth-learner", type=Path, action="append", default=[])
+    parser.add_argument("--fourth-practice", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     for kind in SETS:
         tune, test = split(kind, getattr(args, kind.replace("-", "_")))
