@@ -14,6 +14,12 @@ from bot.knowledge import load_knowledge
 from bot.matching import Knobs, Matcher
 from bot.practice import CALIBRATION, solve
 
+# Two learner questions every calibration run can get right, in the eval file format.
+TWO_NEEDS = (
+    "- {q: 'train a model with no code', expect: automl, kind: paraphrase}\n"
+    "- {q: 'gpu out of memory when training', expect: oom-batch-size, kind: paraphrase}\n"
+)
+
 
 def test_fit_learns_which_feature_predicts_rightness():
     """On data where only the first feature tells right from wrong, that weight dominates."""
@@ -40,9 +46,7 @@ def test_tutor_eval_calibrate_prints_coefficients_and_bands(content_root, tmp_pa
     """`tutor eval --calibrate` refits on the given set and shows the share right per band."""
     cases = tmp_path / "cases.yaml"
     cases.write_text(
-        "- {q: 'train a model with no code', expect: automl, kind: paraphrase}\n"
-        "- {q: 'gpu out of memory when training', expect: oom-batch-size, kind: paraphrase}\n"
-        "- {q: 'how do I potty train my puppy', expect: null, kind: out-of-scope}\n",
+        TWO_NEEDS + "- {q: 'how do I potty train my puppy', expect: null, kind: out-of-scope}\n",
         encoding="utf-8",
     )
     result = _calibrate(cases, content_root, tmp_path)
@@ -98,9 +102,8 @@ def test_tutor_eval_calibrate_prints_the_practice_calibration(content_root, tmp_
     count only the questions."""
     cases = tmp_path / "cases.yaml"
     cases.write_text(
-        "- {q: 'train a model with no code', expect: automl, kind: paraphrase}\n"
-        "- {q: 'gpu out of memory when training', expect: oom-batch-size, kind: paraphrase}\n"
-        "- stem: Nobody on the team writes ML code and the photos are labelled. What should they use?\n"
+        TWO_NEEDS
+        + "- stem: Nobody on the team writes ML code and the photos are labelled. What should they use?\n"
         "  choices: {a: Vertex AI AutoML, b: A custom training job in our own container}\n"
         "  answer: a\n"
         "- stem: The GPU runs out of memory on the first training step. What should you try first?\n"

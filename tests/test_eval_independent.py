@@ -59,21 +59,18 @@ FRESH_LEARNER = {h: EVAL / f"fresh_learner_{h}.yaml" for h in ("tune", "test")}
 FRESH_PRACTICE = {h: EVAL / f"fresh_practice_{h}.yaml" for h in ("tune", "test")}
 FRESH_LEARNER_ITEMS = _items(FRESH_LEARNER)
 FRESH_PRACTICE_ITEMS = _items(FRESH_PRACTICE)
-FRESH_FILES = set(FRESH_LEARNER.values()) | set(FRESH_PRACTICE.values())
 # The third sets: a third writer, material neither earlier writer used, after the test halves of
 # both earlier sets had been measured.
 THIRD_LEARNER = {h: EVAL / f"third_learner_{h}.yaml" for h in ("tune", "test")}
 THIRD_PRACTICE = {h: EVAL / f"third_practice_{h}.yaml" for h in ("tune", "test")}
 THIRD_LEARNER_ITEMS = _items(THIRD_LEARNER)
 THIRD_PRACTICE_ITEMS = _items(THIRD_PRACTICE)
-THIRD_FILES = set(THIRD_LEARNER.values()) | set(THIRD_PRACTICE.values())
 # The fourth sets: a fourth writer, material none of the earlier writers used, after the test
 # halves of all three earlier sets had been measured.
 FOURTH_LEARNER = {h: EVAL / f"fourth_learner_{h}.yaml" for h in ("tune", "test")}
 FOURTH_PRACTICE = {h: EVAL / f"fourth_practice_{h}.yaml" for h in ("tune", "test")}
 FOURTH_LEARNER_ITEMS = _items(FOURTH_LEARNER)
 FOURTH_PRACTICE_ITEMS = _items(FOURTH_PRACTICE)
-FOURTH_FILES = set(FOURTH_LEARNER.values()) | set(FOURTH_PRACTICE.values())
 
 # Per writer: learner files and items, practice files and items, who wrote them, least sizes,
 # whether out-of-scope lines carry no section (the second writer's rule), and whether its
@@ -240,10 +237,10 @@ def test_no_question_copies_a_knowledge_phrasing(generation):
     assert _near_copies(_texts(generation)) == []
 
 
-def _other_eval_texts(own: set[Path] = FRESH_FILES) -> list[str]:
+def _other_eval_texts(own: set[Path]) -> list[str]:
     """Every sentence-like string in the evaluation files other than `own`, lowercased.
 
-    The fresh and third writers never read these files; this test is the only place that
+    The later writers never read these files; this test is the only place that
     compares them. Any string leaf of four words or more counts (question, stem, choice), URLs
     excepted.
     """
@@ -266,32 +263,13 @@ def _other_eval_texts(own: set[Path] = FRESH_FILES) -> list[str]:
     return found
 
 
-def test_no_fresh_question_copies_another_evaluation_file():
-    others = _other_eval_texts()
+@pytest.mark.parametrize("generation", [g for g, spec in GENERATIONS.items() if spec[8]])
+def test_no_question_copies_another_evaluation_file(generation):
+    """A later writer's question or stem is no near-copy of any other evaluation file's text."""
+    learner, _, practice, *_ = GENERATIONS[generation]
+    others = _other_eval_texts(set(learner.values()) | set(practice.values()))
     found = []
-    for text in _texts("fresh"):
-        best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
-        if best is not None:
-            found.append((text, int(best[1])))
-    assert found == []
-
-
-def test_no_third_question_copies_another_evaluation_file():
-    assert GENERATIONS["third"][8]
-    others = _other_eval_texts(THIRD_FILES)
-    found = []
-    for text in _texts("third"):
-        best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
-        if best is not None:
-            found.append((text, int(best[1])))
-    assert found == []
-
-
-def test_no_fourth_question_copies_another_evaluation_file():
-    assert GENERATIONS["fourth"][8]
-    others = _other_eval_texts(FOURTH_FILES)
-    found = []
-    for text in _texts("fourth"):
+    for text in _texts(generation):
         best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
         if best is not None:
             found.append((text, int(best[1])))
