@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import runpy
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import pytest
@@ -21,8 +23,6 @@ EVAL = ROOT / "tests" / "eval"
 
 half_of = runpy.run_path(str(EVAL / "split_independent.py"))["half_of"]
 
-LEARNER = {h: EVAL / f"independent_learner_{h}.yaml" for h in ("tune", "test")}
-PRACTICE = {h: EVAL / f"practice_{h}.yaml" for h in ("tune", "test")}
 KINDS = {
     "need",
     "symptom",
@@ -51,126 +51,130 @@ def _items(files: dict[str, Path]):
     return [(h, item) for h, p in files.items() for item in _load(p)]
 
 
-LEARNER_ITEMS = _items(LEARNER)
-PRACTICE_ITEMS = _items(PRACTICE)
-# The fresh sets: a second writer, other public material, after the first test halves had been
-# measured too often.
-FRESH_LEARNER = {h: EVAL / f"fresh_learner_{h}.yaml" for h in ("tune", "test")}
-FRESH_PRACTICE = {h: EVAL / f"fresh_practice_{h}.yaml" for h in ("tune", "test")}
-FRESH_LEARNER_ITEMS = _items(FRESH_LEARNER)
-FRESH_PRACTICE_ITEMS = _items(FRESH_PRACTICE)
-# The third sets: a third writer, material neither earlier writer used, after the test halves of
-# both earlier sets had been measured.
-THIRD_LEARNER = {h: EVAL / f"third_learner_{h}.yaml" for h in ("tune", "test")}
-THIRD_PRACTICE = {h: EVAL / f"third_practice_{h}.yaml" for h in ("tune", "test")}
-THIRD_LEARNER_ITEMS = _items(THIRD_LEARNER)
-THIRD_PRACTICE_ITEMS = _items(THIRD_PRACTICE)
-# The fourth sets: a fourth writer, material none of the earlier writers used, after the test
-# halves of all three earlier sets had been measured.
-FOURTH_LEARNER = {h: EVAL / f"fourth_learner_{h}.yaml" for h in ("tune", "test")}
-FOURTH_PRACTICE = {h: EVAL / f"fourth_practice_{h}.yaml" for h in ("tune", "test")}
-FOURTH_LEARNER_ITEMS = _items(FOURTH_LEARNER)
-FOURTH_PRACTICE_ITEMS = _items(FOURTH_PRACTICE)
+def _halves(name: str) -> dict[str, Path]:
+    return {h: EVAL / f"{name}_{h}.yaml" for h in ("tune", "test")}
 
-# Per writer: learner files and items, practice files and items, who wrote them, least sizes,
-# whether out-of-scope lines carry no section (the second writer's rule), and whether its
-# questions are checked for near-copies of every other evaluation file.
+
+@dataclass
+class Generation:
+    """One writer's sets: files, who wrote them, least sizes and the writer's rules."""
+
+    learner: dict[str, Path]
+    practice: dict[str, Path]
+    writer: str
+    least_learner: int
+    least_practice: int
+    scopeless: bool  # out-of-scope lines carry no section (the later writers' rule)
+    near_copy: bool  # its questions are checked against every other evaluation file's text
+
+    @cached_property
+    def learner_items(self) -> list[tuple[str, dict]]:
+        return _items(self.learner)
+
+    @cached_property
+    def practice_items(self) -> list[tuple[str, dict]]:
+        return _items(self.practice)
+
+    @property
+    def files(self) -> set[Path]:
+        return set(self.learner.values()) | set(self.practice.values())
+
+
 GENERATIONS = {
-    "first": (
-        LEARNER,
-        LEARNER_ITEMS,
-        PRACTICE,
-        PRACTICE_ITEMS,
-        "evaluation helper",
-        80,
-        30,
-        False,
-        False,
+    "first": Generation(
+        _halves("independent_learner"),
+        _halves("practice"),
+        writer="evaluation helper",
+        least_learner=80,
+        least_practice=30,
+        scopeless=False,
+        near_copy=False,
     ),
-    "fresh": (
-        FRESH_LEARNER,
-        FRESH_LEARNER_ITEMS,
-        FRESH_PRACTICE,
-        FRESH_PRACTICE_ITEMS,
-        "a second evaluation helper",
-        200,
-        80,
-        True,
-        True,
+    # a second writer, other public material, after the first test halves had been measured
+    # too often
+    "fresh": Generation(
+        _halves("fresh_learner"),
+        _halves("fresh_practice"),
+        writer="a second evaluation helper",
+        least_learner=200,
+        least_practice=80,
+        scopeless=True,
+        near_copy=True,
     ),
-    "third": (
-        THIRD_LEARNER,
-        THIRD_LEARNER_ITEMS,
-        THIRD_PRACTICE,
-        THIRD_PRACTICE_ITEMS,
-        "a third evaluation helper",
-        180,
-        70,
-        True,
-        True,
+    # a third writer, material neither earlier writer used, after both earlier test halves had
+    # been measured
+    "third": Generation(
+        _halves("third_learner"),
+        _halves("third_practice"),
+        writer="a third evaluation helper",
+        least_learner=180,
+        least_practice=70,
+        scopeless=True,
+        near_copy=True,
     ),
-    "fourth": (
-        FOURTH_LEARNER,
-        FOURTH_LEARNER_ITEMS,
-        FOURTH_PRACTICE,
-        FOURTH_PRACTICE_ITEMS,
-        "a fourth evaluation helper",
-        180,
-        70,
-        True,
-        True,
+    # a fourth writer, material none of the earlier writers used, after all three earlier test
+    # halves had been measured
+    "fourth": Generation(
+        _halves("fourth_learner"),
+        _halves("fourth_practice"),
+        writer="a fourth evaluation helper",
+        least_learner=180,
+        least_practice=70,
+        scopeless=True,
+        near_copy=True,
     ),
 }
 EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
 EVERY_SET = pytest.mark.parametrize(
-    ("items", "key"),
+    ("generation", "kind", "key"),
     [
-        pytest.param(LEARNER_ITEMS, "q", id="learner"),
-        pytest.param(PRACTICE_ITEMS, "stem", id="practice"),
-        pytest.param(FRESH_LEARNER_ITEMS, "q", id="fresh-learner"),
-        pytest.param(FRESH_PRACTICE_ITEMS, "stem", id="fresh-practice"),
-        pytest.param(THIRD_LEARNER_ITEMS, "q", id="third-learner"),
-        pytest.param(THIRD_PRACTICE_ITEMS, "stem", id="third-practice"),
-        pytest.param(FOURTH_LEARNER_ITEMS, "q", id="fourth-learner"),
-        pytest.param(FOURTH_PRACTICE_ITEMS, "stem", id="fourth-practice"),
+        pytest.param(name, kind, key, id=f"{name}-{kind}")
+        for name in GENERATIONS
+        for kind, key in (("learner", "q"), ("practice", "stem"))
     ],
 )
 
 
+def _set(generation: str, kind: str) -> list[tuple[str, dict]]:
+    g = GENERATIONS[generation]
+    return g.learner_items if kind == "learner" else g.practice_items
+
+
 @EACH
 def test_files_have_the_header(generation):
-    learner, _, practice, _, writer, *_ = GENERATIONS[generation]
-    for files in (learner, practice):
+    g = GENERATIONS[generation]
+    for files in (g.learner, g.practice):
         for half, path in files.items():
             head = path.read_text(encoding="utf-8")[:3000]
-            assert f"{writer} session, 2026-12-01" in head
+            assert f"{g.writer} session, 2026-12-01" in head
             assert f"the {half.upper()} half" in head
             assert "Do not tune on the test half; measure it sparingly" in head
 
 
 @EACH
 def test_sizes(generation):
-    _, learner, _, practice, _, least_learner, least_practice, *_ = GENERATIONS[generation]
-    assert len(learner) >= least_learner
-    assert len(practice) >= least_practice
+    g = GENERATIONS[generation]
+    assert len(g.learner_items) >= g.least_learner
+    assert len(g.practice_items) >= g.least_practice
 
 
 @EVERY_SET
-def test_every_item_is_in_its_hash_half(items, key):
+def test_every_item_is_in_its_hash_half(generation, kind, key):
+    items = _set(generation, kind)
     wrong = [item[key][:60] for half, item in items if half_of(item[key]) != half]
     assert wrong == []
 
 
 @EVERY_SET
-def test_no_duplicates(items, key):
-    texts = [utils.default_process(item[key]) for _, item in items]
+def test_no_duplicates(generation, kind, key):
+    texts = [utils.default_process(item[key]) for _, item in _set(generation, kind)]
     assert len(texts) == len(set(texts))
 
 
 @EACH
 def test_learner_fields(generation):
-    scopeless = GENERATIONS[generation][7]
-    for _, item in GENERATIONS[generation][1]:
+    scopeless = GENERATIONS[generation].scopeless
+    for _, item in GENERATIONS[generation].learner_items:
         assert isinstance(item.get("q"), str) and item["q"].strip(), item
         assert "expect" in item, item
         assert item.get("kind") in KINDS, item
@@ -191,7 +195,7 @@ def test_learner_fields(generation):
 
 @EACH
 def test_practice_fields(generation):
-    for _, item in GENERATIONS[generation][3]:
+    for _, item in GENERATIONS[generation].practice_items:
         assert isinstance(item.get("stem"), str) and item["stem"].strip(), item
         choices = item.get("choices")
         assert isinstance(choices, dict) and sorted(choices) == ["a", "b", "c", "d"], item
@@ -205,14 +209,14 @@ def test_practice_fields(generation):
 
 @EACH
 def test_practice_keys_vary(generation):
-    answers = {item["answer"] for _, item in GENERATIONS[generation][3]}
+    answers = {item["answer"] for _, item in GENERATIONS[generation].practice_items}
     assert answers == {"a", "b", "c", "d"}
 
 
 @EACH
 def test_labels_name_shipped_entries(generation):
-    _, learner, _, practice, *_ = GENERATIONS[generation]
-    labels = [i["expect"] for _, i in learner] + [i["concept"] for _, i in practice]
+    g = GENERATIONS[generation]
+    labels = [i["expect"] for _, i in g.learner_items] + [i["concept"] for _, i in g.practice_items]
     unknown = {x for x in labels if x is not None} - IDS
     assert unknown == set()
 
@@ -228,8 +232,8 @@ def _near_copies(texts: list[str]) -> list[tuple[str, int]]:
 
 
 def _texts(generation: str) -> list[str]:
-    _, learner, _, practice, *_ = GENERATIONS[generation]
-    return [i["q"] for _, i in learner] + [i["stem"] for _, i in practice]
+    g = GENERATIONS[generation]
+    return [i["q"] for _, i in g.learner_items] + [i["stem"] for _, i in g.practice_items]
 
 
 @EACH
@@ -263,11 +267,10 @@ def _other_eval_texts(own: set[Path]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("generation", [g for g, spec in GENERATIONS.items() if spec[8]])
+@pytest.mark.parametrize("generation", [n for n, g in GENERATIONS.items() if g.near_copy])
 def test_no_question_copies_another_evaluation_file(generation):
     """A later writer's question or stem is no near-copy of any other evaluation file's text."""
-    learner, _, practice, *_ = GENERATIONS[generation]
-    others = _other_eval_texts(set(learner.values()) | set(practice.values()))
+    others = _other_eval_texts(GENERATIONS[generation].files)
     found = []
     for text in _texts(generation):
         best = process.extractOne(text.lower(), others, scorer=fuzz.ratio, score_cutoff=NEAR_COPY)
