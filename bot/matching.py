@@ -39,6 +39,7 @@ from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
 from bot.reading import EXAM_WORDS, asked_from, compared, negated_clauses
+from bot.scope import GOOGLE_WORDS, ML_WORDS, domain_words, other_area, other_platform
 from bot.textnorm import (
     clean,
     english_words,
@@ -74,94 +75,6 @@ _NEGATOR = re.compile(
     r"|shouldn|instead|rather|other|except|avoid|avoiding)\b"
 )
 
-# Another vendor's ML platform, named without any Google Cloud word: the question is about that
-# platform, which the tutor does not cover, however much ML vocabulary it shares.
-OTHER_PLATFORMS = {
-    "aws": "AWS",
-    "amazon": "AWS",
-    "sagemaker": "Amazon SageMaker",
-    "bedrock": "Amazon Bedrock",
-    "ec2": "AWS",
-    "azure": "Microsoft Azure",
-    "databricks": "Databricks",
-    "watsonx": "IBM watsonx",
-    "snowflake": "Snowflake",
-    "rekognition": "AWS",
-    "trainium": "AWS",
-    "inferentia": "AWS",
-    "s3": "AWS",
-    "redshift": "AWS",
-    "ovhcloud": "OVHcloud",
-    "ovh": "OVHcloud",
-    "oci": "Oracle Cloud",
-    "alibaba": "Alibaba Cloud",
-    "coreweave": "CoreWeave",
-    "runpod": "RunPod",
-    "paperspace": "Paperspace",
-    "openai": "OpenAI",
-}
-# Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
-THEORY_WORDS = frozenset(
-    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor"}
-)
-# "the history of neural networks" is theory; "purchase history" is a recommender's data.
-_HISTORY_OF = re.compile(r"\bhistory of\b")
-# Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
-# and no ML word at all ("firewall rule so ssh is only allowed from our office") is about that
-# area, however close some entry's wording comes; it is declined by name, like another vendor's.
-OTHER_AREAS = {
-    **dict.fromkeys(
-        ["firewall", "vpn", "dns", "nat", "cdn", "subnet", "peering", "ssh"],
-        "Google Cloud networking",
-    ),
-    **dict.fromkeys(
-        ["sql", "mysql", "postgres", "postgresql", "spanner", "firestore", "memorystore", "redis"],
-        "Google Cloud databases",
-    ),
-    **dict.fromkeys(["billing", "invoice", "budget", "budgets"], "Google Cloud billing"),
-    **dict.fromkeys(["workspace", "gmail"], "Google Workspace administration"),
-    **dict.fromkeys(["autopilot", "kubectl", "pod", "pods"], "GKE operations"),
-    **dict.fromkeys(["dead", "letter", "subscriber"], "Pub/Sub operations"),
-    **dict.fromkeys(["partitioned", "clustered", "slots"], "BigQuery administration"),
-    **dict.fromkeys(
-        ["contractor", "permission", "permissions", "iam", "role", "roles"], "access management"
-    ),
-    **dict.fromkeys(
-        ["ingress", "tls", "certificate", "certificates", "https", "balancer", "balancing"],
-        "Google Cloud networking",
-    ),
-    **dict.fromkeys(["quota", "quotas"], "Google Cloud quotas"),
-    "firebase": "Firebase",
-    **dict.fromkeys(["lifecycle", "retention"], "Cloud Storage administration"),
-    **dict.fromkeys(["backup", "backups", "restore"], "backup and recovery"),
-    **dict.fromkeys(
-        ["voucher", "retake", "proctor", "proctored", "recertify", "recertification", "fee"],
-        "exam logistics",
-    ),
-}
-# Words that make a question an ML question whatever else it names.
-_ML_VOCABULARY = """
-    model models modelling modeling train training trained trains retrain retraining predict
-    prediction predictions inference infer serve serving served endpoint endpoints feature
-    features embedding embeddings label labels labelled labeled labeling labelling dataset
-    datasets ml ai llm llms gemini genai generative gpu gpus tpu tpus accelerator accelerators
-    cuda accuracy precision recall auc loss overfit overfitting underfit drift skew pipeline
-    pipelines notebook notebooks jupyter colab tuning tune tuned hyperparameter hyperparameters
-    epoch epochs batch neural deep learning classifier classification
-    regression forecast forecasting clustering recommendation recommender vertex automl bqml
-    tensorflow pytorch keras xgboost sklearn scikit tfx kubeflow mlops experiment experiments
-    metrics explain explainability explanation explanations shap attributions fairness bias
-    vision translation speech ocr nlp sentiment document rag prompt prompts finetune
-    finetuning lora weights checkpoint checkpoints distributed horovod vizier dataflow
-    dataproc spark beam tfrecord transformer transformers bert image images text workbench
-    tensorboard bigframes dataframes pandas vector vectors recommendations recommend
-    recommends recommending recommenders classifiers forecasts predicting predicts"""
-ML_WORDS = frozenset(_ML_VOCABULARY.split())
-GOOGLE_WORDS = frozenset(
-    {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
-    | {"dataflow", "colab", "kubeflow"}
-)
-DOMAIN_WORDS = ML_WORDS | GOOGLE_WORDS
 # Domain words saturate: the feature is 1 - exp(-words / DOMAIN_SCALE).
 DOMAIN_SCALE = 2.0
 
@@ -334,7 +247,7 @@ class Matcher:
     def outside(self, text: str) -> str | None:
         """What a text is about when that is outside the exam: another vendor's platform, ML
         theory, or a non-ML Google Cloud area (None when it may be in scope)."""
-        return _other_platform(text) or _other_area(text)
+        return other_platform(text) or other_area(text)
 
     def excluded(self, text: str) -> set[Entry]:
         """The entries a text's negated or excluded clauses name ("won't compile for TPU")."""
@@ -430,7 +343,7 @@ class Matcher:
         text = clean(question[:2000]).lower()
         tokens, excluded = self._excluding(text, self.tokens(question))
         query = self._query(tokens, self._asked(text))
-        query = dataclasses.replace(query, domain=_domain_words(question))
+        query = dataclasses.replace(query, domain=domain_words(question))
         scored = self._rank(query)
         if excluded and any(s.index not in excluded for s in scored):
             scored = [s for s in scored if s.index not in excluded]
@@ -724,31 +637,6 @@ def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple
     if swapped:
         return lead + [(s, -abs(s.rank - first.rank)) for s in scored[1:]]
     return lead + [(s, s.rank - first.rank) for s in scored[1:]]
-
-
-def _domain_words(question: str) -> int:
-    """How many distinct ML or Google Cloud words a question spells out: the surest sign that it
-    is in scope, since out-of-scope lines that collide with an entry mostly share plain words."""
-    return len(DOMAIN_WORDS.intersection(raw_words(question[:2000])))
-
-
-def _other_platform(question: str) -> str | None:
-    """The other vendor's platform a question is about, unless it also names Google Cloud."""
-    said = raw_words(question[:2000])
-    if GOOGLE_WORDS.intersection(said):
-        return None
-    return next((OTHER_PLATFORMS[w] for w in said if w in OTHER_PLATFORMS), None)
-
-
-def _other_area(question: str) -> str | None:
-    """What a question is about when that is outside the exam: ML theory (proofs, history), or a
-    non-ML Google Cloud area it names without any ML word."""
-    said = raw_words(question[:2000].lower())
-    if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(question[:2000].lower()):
-        return "ML theory beyond the exam"
-    if ML_WORDS.intersection(said):
-        return None
-    return next((OTHER_AREAS[w] for w in said if w in OTHER_AREAS), None)
 
 
 def _variants(word: str, other: str) -> bool:

@@ -281,12 +281,44 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
         ("snowflake cortex for our forecasting model", "Snowflake"),
         ("can OVHcloud AI Deploy scale an app down to zero GPUs when idle?", "OVHcloud"),
         ("fine-tune a model through the openai api with our support tickets", "OpenAI"),
+        # third-party ML tools, asked about in the words of an entry
+        ("in an axolotl config, is micro_batch_size per GPU?", "Axolotl"),
+        ("mlflow autolog: how do I log the trained model as an artifact?", "MLflow"),
+        ("our Colossal AI run needs a lower learning rate with 16 GPUs?", "Colossal-AI"),
+        ("resume a training job from its last checkpoint on huawei cloud", "Huawei Cloud"),
     ],
 )
 def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
-    """ML proofs and history, exam logistics and other vendors are outside what the tutor covers."""
+    """ML proofs and history, exam logistics, other vendors and third-party ML tools are outside
+    what the tutor covers, however many ML words the question shares with an entry."""
     lookup = shipped.lookup(question)
     assert lookup.best is None and lookup.outside == about
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "is there a managed equivalent of mlflow for comparing training runs?",
+            "vertex-experiments",
+        ),
+        ("optuna or vizier to search our learning rate and batch size?", "hyperparameter-tuning"),
+        (
+            "we track runs in mlflow today; how do we compare them in vertex ai?",
+            "vertex-experiments",
+        ),
+        (
+            "weaviate on one VM is too small now; managed vector search with low latency?",
+            "vector-search",
+        ),
+    ],
+)
+def test_a_tool_beside_google_cloud_or_its_counterpart_stays_in_scope(shipped, question, expected):
+    """Naming a Google Cloud product, or asking for Google Cloud's counterpart of a third-party
+    tool, keeps the question in scope: that is a question the tutor can answer."""
+    lookup = shipped.lookup(question)
+    assert lookup.outside is None
+    assert lookup.best is not None and lookup.best.entry.id == expected
 
 
 def test_confidence_counts_the_ml_and_google_cloud_words_a_question_spells(shipped):
