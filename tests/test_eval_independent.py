@@ -66,6 +66,7 @@ class Generation:
     least_practice: int
     scopeless: bool  # out-of-scope lines carry no section (the later writers' rule)
     near_copy: bool  # its questions are checked against every other evaluation file's text
+    date: str = "2026-12-01"  # the day the writer's header names
 
     @cached_property
     def learner_items(self) -> list[tuple[str, dict]]:
@@ -123,6 +124,18 @@ GENERATIONS = {
         scopeless=True,
         near_copy=True,
     ),
+    # a fifth writer, the next day, material none of the earlier writers used, after all four
+    # earlier test halves had been measured
+    "fifth": Generation(
+        _halves("fifth_learner"),
+        _halves("fifth_practice"),
+        writer="a fifth evaluation helper",
+        least_learner=180,
+        least_practice=70,
+        scopeless=True,
+        near_copy=True,
+        date="2026-12-02",
+    ),
 }
 EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
 EVERY_SET = pytest.mark.parametrize(
@@ -146,7 +159,7 @@ def test_files_have_the_header(generation):
     for files in (g.learner, g.practice):
         for half, path in files.items():
             head = path.read_text(encoding="utf-8")[:3000]
-            assert f"{g.writer} session, 2026-12-01" in head
+            assert f"{g.writer} session, {g.date}" in head
             assert f"the {half.upper()} half" in head
             assert "Do not tune on the test half; measure it sparingly" in head
 
