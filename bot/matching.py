@@ -125,7 +125,8 @@ class Knobs:
     ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
     close_gap: int = 10  # a runner-up this close behind the best answer ...
-    close_cap: int = 79  # ... keeps its confidence at most this
+    close_cap: int = 79  # ... keeps its confidence at most this, as does a ranking lead under
+    sure_lead: float = 0.1  # this (held-out phrasings at 80%+ with a smaller lead: 95% right)
     # Logistic calibration: bias, then weights of (relevance, known share, margin,
     # matched information, phrase similarity, ML or Cloud words); see `features`.
     calibration: tuple[float, ...] = (-10.15, 1.49, 3.68, 3.52, 4.83, 2.27, 1.5)
@@ -238,10 +239,11 @@ class Matcher:
         --crossval`'s folds), phrasings answered at 80% or more with a runner-up within 10 points
         were right 76% of the time (38 of 50) if it was any entry, 84% on the dev set and tuning
         halves if it was a known look-alike, against 99% for other answers at 80% or more."""
-        entries = self._index.entries
+        entries, knobs = self._index.entries, self.knobs
         found = [Match(entries[c.index], self._confidence(c, query, m)) for c, m in ranked]
-        if len(found) > 1 and found[0].confidence - found[1].confidence < self.knobs.close_gap:
-            found[0] = Match(found[0].entry, min(found[0].confidence, self.knobs.close_cap))
+        close = len(found) > 1 and found[0].confidence - found[1].confidence < knobs.close_gap
+        if found and (close or ranked[0][1] < knobs.sure_lead):
+            found[0] = Match(found[0].entry, min(found[0].confidence, knobs.close_cap))
         return found
 
     def outside(self, text: str) -> str | None:
