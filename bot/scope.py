@@ -202,6 +202,11 @@ GOOGLE_WORDS = frozenset(
     {"google", "gcp", "gcs", "vertex", "bigquery", "gke", "gemini", "tpu", "tpus", "dataproc"}
     | {"dataflow", "colab", "kubeflow", "vizier", "automl", "bqml", "gemma", "imagen"}
 )
+# Google Cloud products named in two everyday words ("BentoML or Cloud Run for serving?").
+GOOGLE_PRODUCTS = frozenset(
+    {"cloud run", "cloud storage", "cloud build", "cloud functions", "cloud composer"}
+    | {"model garden", "document ai", "cloud tpu", "compute engine", "app engine"}
+)
 DOMAIN_WORDS = ML_WORDS | GOOGLE_WORDS
 
 
@@ -215,12 +220,12 @@ def other_platform(question: str) -> str | None:
     """The other vendor's platform or the third-party ML tool a question is about, unless it
     also names Google Cloud (or, for a tool, looks for Google Cloud's counterpart)."""
     said = raw_words(question[:2000])
-    if GOOGLE_WORDS.intersection(said):
+    named = [*said, *(" ".join(pair) for pair in pairwise(said))]
+    if GOOGLE_WORDS.intersection(said) or GOOGLE_PRODUCTS.intersection(named):
         return None
     platform = next((OTHER_PLATFORMS[w] for w in said if w in OTHER_PLATFORMS), None)
     if platform is not None:
         return platform
-    named = [*said, *(" ".join(pair) for pair in pairwise(said))]
     tool = next((OTHER_TOOLS[w] for w in named if w in OTHER_TOOLS), None)
     if tool is None or _COUNTERPART.search(" ".join(said)):
         return None

@@ -304,6 +304,10 @@ def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, questi
         ),
         ("optuna or vizier to search our learning rate and batch size?", "hyperparameter-tuning"),
         (
+            "bentoml or cloud run to serve a model that scales to zero when idle?",
+            "cloud-run-serving",
+        ),
+        (
             "we track runs in mlflow today; how do we compare them in vertex ai?",
             "vertex-experiments",
         ),
