@@ -67,6 +67,7 @@ OTHER_TOOLS = {
     "neptune ai": "neptune.ai",
     "determined ai": "Determined AI",
     "anyscale": "Anyscale",
+    "mosaicml": "MosaicML",
     # serving and LLM gateways
     "bentoml": "BentoML",
     "seldon": "Seldon",
@@ -128,6 +129,7 @@ OTHER_TOOLS = {
     "tableau": "Tableau",
     "power bi": "Power BI",
     # GPU and model-hosting clouds
+    "baseten": "Baseten",
     "lambda labs": "Lambda",
     "vast ai": "Vast.ai",
     "together ai": "Together AI",

@@ -286,6 +286,7 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
         ("mlflow autolog: how do I log the trained model as an artifact?", "MLflow"),
         ("our Colossal AI run needs a lower learning rate with 16 GPUs?", "Colossal-AI"),
         ("resume a training job from its last checkpoint on huawei cloud", "Huawei Cloud"),
+        ("baseten training job: pick up again from the newest checkpoint?", "Baseten"),
     ],
 )
 def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
