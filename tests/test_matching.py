@@ -391,6 +391,17 @@ def test_a_small_ranking_lead_keeps_the_answer_below_80():
     assert above.best.confidence == Knobs().close_cap
 
 
+def test_a_clear_ranking_lead_keeps_the_answer_at_80_or_more(shipped):
+    """A lead only a little above `sure_lead` is a clear one: the answer keeps its confidence."""
+    question = "my model aces the training data and flops on validation, what now?"
+    features = shipped.features(question)
+    assert features is not None
+    assert Knobs().sure_lead <= features[2] < 2 * Knobs().sure_lead
+    lookup = shipped.lookup(question)
+    assert lookup.best is not None and lookup.best.entry.id == "overfitting-regularization"
+    assert lookup.best.confidence >= 80
+
+
 def test_related_entries_beside_an_answer_are_at_least_40_sure(shipped):
     """A question about copying a bucket has no business showing the Translation API (matched
     by "machine", 22%) as related; at 40% and more an alternative is worth a look."""
