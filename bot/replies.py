@@ -189,7 +189,7 @@ def _why_not(choice: Choice, picked: Entry | None) -> str:
     """One line on why a choice is not the one: what it is for instead."""
     said = _quoted(choice.text)
     if choice.named is None:
-        return f"{said} - nothing in my notes makes it fit this need."
+        return f"{said} - my notes give no reason to pick it for this need."
     if picked is not None and choice.named.id == picked.id:
         return f"{said} - same topic ({picked.name}), but not what it advises here."
     return f"{said} - that is {choice.named.name}, which fits a different need."

@@ -237,6 +237,24 @@ def test_a_close_call_is_unsure_with_the_two_closest(shipped):
     assert replies.practice_lines(practice)[0].startswith("I'm not sure")
 
 
+def test_each_other_choice_gets_one_line_on_why_it_is_not_the_one():
+    """What a choice is for when the notes know it (the picked entry's topic, or another
+    entry's need), and when they don't, that they give no reason to pick it."""
+    entries = {e.id: e for e in load_knowledge(SHIPPED_ROOT / "knowledge").entries}
+    automl, custom = entries["automl"], entries["vertex-custom-training"]
+    pick = practice.Choice("A", "Use AutoML", automl, 0.9, strength=1.0)
+    same = practice.Choice("B", "Tune AutoML by hand", automl, 0.2, strength=1.0)
+    other = practice.Choice("C", "Write a training script", custom, 0.1, strength=1.0)
+    vague = practice.Choice("D", "Ask a colleague", custom, 0.05, strength=0.0)
+    read = practice.Practice("stem", (pick, same, other, vague), pick, 90, automl)
+    lines = [line for line in replies.practice_lines(read) if line.startswith("Not ")]
+    assert lines == [
+        f'Not B: "Tune AutoML by hand" - same topic ({automl.name}), but not what it advises here.',
+        f'Not C: "Write a training script" - that is {custom.name}, which fits a different need.',
+        'Not D: "Ask a colleague" - my notes give no reason to pick it for this need.',
+    ]
+
+
 @pytest.mark.parametrize("text", [NO_CODE, IMBALANCED, OVERFIT, SLOW_SERVING, SKEW, CLOSE_CALL])
 def test_the_confidence_is_the_calibrated_chance_of_the_best_fitting_choice(shipped, text):
     """The confidence is the logistic function of CALIBRATION over the best choice's fit and its
