@@ -246,10 +246,12 @@ class Matcher:
             found[0] = Match(found[0].entry, min(found[0].confidence, knobs.close_cap))
         return found
 
-    def outside(self, text: str) -> str | None:
-        """What a text is about when that is outside the exam: another vendor's platform, ML
-        theory, or a non-ML Google Cloud area (None when it may be in scope)."""
-        return other_platform(text) or other_area(text)
+    def outside(self, text: str, beside: str = "") -> str | None:
+        """What a text is about when that is outside the exam: another vendor's platform, a
+        third-party ML tool, ML theory, or a non-ML Google Cloud area (None when it may be in
+        scope). `beside`: text that comes with it, such as a practice question's choices
+        (see `scope.other_platform`)."""
+        return other_platform(text, beside) or other_area(text)
 
     def excluded(self, text: str) -> set[Entry]:
         """The entries a text's negated or excluded clauses name ("won't compile for TPU")."""

@@ -159,7 +159,9 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     bias, w_fit, w_lead = CALIBRATION
     confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * read.lead))))
     sure = best.fit >= MIN_FIT and confidence >= PICK_MIN
-    outside = matcher.outside(stem)  # "Which AWS service …": no Google Cloud choice is the key
+    # "Which AWS service …": no Google Cloud choice is the key; "We track runs in MLflow …"
+    # with Google Cloud among the choices is a question of moving to Google Cloud
+    outside = matcher.outside(stem, beside="\n".join(body for _, body in listed))
     if outside is not None:
         return dataclasses.replace(read, confidence=confidence, outside=outside)
     return dataclasses.replace(read, pick=best if sure else None, confidence=confidence)

@@ -218,20 +218,34 @@ def domain_words(question: str) -> int:
     return len(DOMAIN_WORDS.intersection(raw_words(question[:2000])))
 
 
-def other_platform(question: str) -> str | None:
+def other_platform(question: str, beside: str = "") -> str | None:
     """The other vendor's platform or the third-party ML tool a question is about, unless it
-    also names Google Cloud (or, for a tool, looks for Google Cloud's counterpart)."""
+    also names Google Cloud (or, for a tool, looks for Google Cloud's counterpart).
+
+    `beside` is text that comes with the question without being it, such as the choices of a
+    pasted practice question: Google Cloud named there makes a question about a tool one of
+    moving to Google Cloud ("We track runs in MLflow …  A. Vertex AI Experiments …"), but a
+    question about another vendor ("Which AWS service …") stays about that vendor.
+    """
     said = raw_words(question[:2000])
-    named = [*said, *(" ".join(pair) for pair in pairwise(said))]
-    if GOOGLE_WORDS.intersection(said) or GOOGLE_PRODUCTS.intersection(named):
+    if _names_google(said):
         return None
     platform = next((OTHER_PLATFORMS[w] for w in said if w in OTHER_PLATFORMS), None)
     if platform is not None:
         return platform
-    tool = next((OTHER_TOOLS[w] for w in named if w in OTHER_TOOLS), None)
+    tool = next((OTHER_TOOLS[w] for w in _names(said) if w in OTHER_TOOLS), None)
     if tool is None or _COUNTERPART.search(" ".join(said)):
         return None
-    return tool
+    return None if _names_google(raw_words(beside[:2000])) else tool
+
+
+def _names(said: list[str]) -> list[str]:
+    """The words of a text and its two-word names."""
+    return [*said, *(" ".join(pair) for pair in pairwise(said))]
+
+
+def _names_google(said: list[str]) -> bool:
+    return bool(GOOGLE_WORDS.intersection(said) or GOOGLE_PRODUCTS.intersection(_names(said)))
 
 
 def other_area(question: str) -> str | None:

@@ -366,3 +366,21 @@ def test_a_question_about_another_platform_is_outside_and_gets_no_pick(shipped):
     assert practice is not None and practice.pick is None and practice.outside == "AWS"
     (line,) = replies.practice_lines(practice)
     assert "AWS" in line and "outside what I cover" in line
+
+
+def test_a_tool_question_with_google_cloud_among_its_choices_is_a_move_to_google_cloud(shipped):
+    """A stem about a third-party tool is outside on its own, but with Google Cloud among the
+    choices it asks what to move to: the tutor picks."""
+    stem = (
+        "Data scientists log every run to a self-hosted MLflow server and want to stop running "
+        "it while still comparing parameters and metrics across runs. What should they do?"
+    )
+    choices = (
+        "A. Write metrics to a CSV file in a bucket\nB. Use Vertex AI Experiments\n"
+        "C. Add more disks to the MLflow server\nD. Email results to the team"
+    )
+    alone = solve(shipped, stem + "\nA. Keep the server\nB. Add disks\nC. Use a CSV\nD. Email")
+    assert alone is not None and alone.outside == "MLflow" and alone.pick is None
+    moving = solve(shipped, f"{stem}\n{choices}")
+    assert moving is not None and moving.outside is None
+    assert moving.pick is not None and moving.pick.letter == "B"
