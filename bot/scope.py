@@ -251,7 +251,7 @@ def _names_google(said: list[str]) -> bool:
 def other_area(question: str) -> str | None:
     """What a question is about when that is outside the exam: ML theory (proofs, history), or a
     non-ML Google Cloud area it names without any ML word."""
-    said = raw_words(question[:2000].lower())
+    said = raw_words(question[:2000])
     if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(question[:2000].lower()):
         return "ML theory beyond the exam"
     if ML_WORDS.intersection(said):

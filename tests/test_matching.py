@@ -277,6 +277,7 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
     [
         ("prove that the softmax gradient is bounded", "ML theory beyond the exam"),
         ("who invented backpropagation and when", "ML theory beyond the exam"),
+        ("give me a short History of neural networks", "ML theory beyond the exam"),
         ("how much is the exam fee and can I retake it", "exam logistics"),
         ("snowflake cortex for our forecasting model", "Snowflake"),
         ("can OVHcloud AI Deploy scale an app down to zero GPUs when idle?", "OVHcloud"),
