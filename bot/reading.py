@@ -17,11 +17,12 @@ from collections.abc import Callable
 from bot.textnorm import stem
 
 # A negation or exclusion, then its clause: up to the next punctuation or clause word. "can't I
-# just use X" and "why not X" propose X, and "not sure" hedges; none of them exclude X.
+# just use X" and "why not X" propose X, "not sure" hedges, and "not all", "not every", "not
+# enough" count how much of X there is ("not all the replicas came up"); none of them exclude X.
 _NEGATED = re.compile(
     r"(?<!why )\b(?:not|never|without|won'?t|can'?t|cannot|don'?t|doesn'?t|isn'?t|aren'?t"
     r"|wouldn'?t|shouldn'?t|instead of|rather than|other than|except|avoid|avoiding)\b"
-    r"(?! (?:i|we|you|sure|only|just)\b)"
+    r"(?! (?:i|we|you|sure|only|just|all|every|enough|always|quite|fully)\b)"
     r"(?P<clause>[^,;:.?!()]{1,60}?)"
     r"(?=[,;:.?!()]|\b(?:but|so|and|because|since|while|though|what|which|how)\b|$)"
 )

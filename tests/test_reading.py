@@ -33,11 +33,15 @@ def shipped() -> Matcher:
         ("why not AutoML?", []),
         ("not sure whether BigQuery or Dataflow", []),
         ("we use a high learning rate and no gradient clipping", []),
+        # how much, not whether: the replicas and the memory are what the question is about
+        ("not all the min replicas come up before the deadline", []),
+        ("there is not enough accelerator memory for this batch", []),
+        ("not every worker starts at the same time", []),
     ],
 )
 def test_negated_clauses(text, expected):
-    """Negations and exclusions are found; proposals ("can't I just", "why not"), hedges and a
-    bare "no" (what the learner lacks) are not."""
+    """Negations and exclusions are found; proposals ("can't I just", "why not"), hedges,
+    quantities ("not all", "not enough") and a bare "no" (what the learner lacks) are not."""
     assert negated_clauses(text) == expected
 
 
