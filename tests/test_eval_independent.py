@@ -136,6 +136,18 @@ GENERATIONS = {
         near_copy=True,
         date="2026-12-02",
     ),
+    # a sixth writer, the same day, material none of the earlier writers used, after all five
+    # earlier test halves had been measured
+    "sixth": Generation(
+        _halves("sixth_learner"),
+        _halves("sixth_practice"),
+        writer="a sixth evaluation helper",
+        least_learner=180,
+        least_practice=70,
+        scopeless=True,
+        near_copy=True,
+        date="2026-12-02",
+    ),
 }
 EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
 EVERY_SET = pytest.mark.parametrize(

@@ -15,6 +15,8 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --fourth-practice NEW.yaml  # add to the fourth practice set
     python tests/eval/split_independent.py --fifth-learner NEW.yaml    # add to the fifth learner set
     python tests/eval/split_independent.py --fifth-practice NEW.yaml   # add to the fifth practice set
+    python tests/eval/split_independent.py --sixth-learner NEW.yaml    # add to the sixth learner set
+    python tests/eval/split_independent.py --sixth-practice NEW.yaml   # add to the sixth practice set
 
 An item in an added file whose text is already in a half replaces that item's other fields
 (a corrected source or key); it stays in its half.
@@ -145,6 +147,30 @@ _FIFTH_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The sixth sets were written the same day as the fifth, by a sixth writer, from material none of
+# the earlier writers used; only the first lines of their header differ from _COMMON.
+_SIXTH_COMMON = """\
+# Written by a sixth evaluation helper session, 2026-12-02, as a SIXTH independent set (the test
+# halves of the first, fresh, third, fourth and fifth sets had all been measured). Material:
+# PUBLIC material other people wrote that the earlier writers did not use (at most 10% of items
+# from pages they used): real developers' and learners' questions and symptoms on Q&A pages and
+# in public GitHub issue threads (at most 30% of items), Google Cloud / TensorFlow documentation
+# pages ("when to use", "choose", "best practices", "troubleshooting" sections), Google Cloud
+# blog posts, Google's ML guides, and people's public study notes and blogs (each item's `source`
+# is the page it came from); at most 4 items from any one page.
+# No exam-dump collections (ExamTopics, "actual exam questions", braindumps, paid question banks)
+# were used. Every item is paraphrased in the writer's own words, and every key was checked
+# against Google's own documentation (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a line the bot should decline (near-domain ML tooling
+# that is not Google Cloud, general cloud ops, everyday lines).
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
     "practice": ("stem", PRACTICE_FIELDS, "practice"),
@@ -156,6 +182,8 @@ SETS = {
     "fourth-practice": ("stem", PRACTICE_FIELDS, "fourth_practice"),
     "fifth-learner": ("q", LEARNER_FIELDS, "fifth_learner"),
     "fifth-practice": ("stem", PRACTICE_FIELDS, "fifth_practice"),
+    "sixth-learner": ("q", LEARNER_FIELDS, "sixth_learner"),
+    "sixth-practice": ("stem", PRACTICE_FIELDS, "sixth_practice"),
 }
 HEADERS = {
     "fresh-learner": _FRESH_COMMON,
@@ -166,6 +194,8 @@ HEADERS = {
     "fourth-practice": _FOURTH_COMMON,
     "fifth-learner": _FIFTH_COMMON,
     "fifth-practice": _FIFTH_COMMON,
+    "sixth-learner": _SIXTH_COMMON,
+    "sixth-practice": _SIXTH_COMMON,
 }
 
 
@@ -233,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fourth-practice", type=Path, action="append", default=[])
     parser.add_argument("--fifth-learner", type=Path, action="append", default=[])
     parser.add_argument("--fifth-practice", type=Path, action="append", default=[])
+    parser.add_argument("--sixth-learner", type=Path, action="append", default=[])
+    parser.add_argument("--sixth-practice", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     for kind in SETS:
         tune, test = split(kind, getattr(args, kind.replace("-", "_")))
