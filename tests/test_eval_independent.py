@@ -81,6 +81,20 @@ class Generation:
         return set(self.learner.values()) | set(self.practice.values())
 
 
+def _later(ordinal: str, date: str) -> Generation:
+    """A later writer's sets: the same least sizes and rules as the third writer's."""
+    return Generation(
+        _halves(f"{ordinal}_learner"),
+        _halves(f"{ordinal}_practice"),
+        writer=f"a {ordinal} evaluation helper",
+        least_learner=180,
+        least_practice=70,
+        scopeless=True,
+        near_copy=True,
+        date=date,
+    )
+
+
 GENERATIONS = {
     "first": Generation(
         _halves("independent_learner"),
@@ -102,52 +116,17 @@ GENERATIONS = {
         scopeless=True,
         near_copy=True,
     ),
-    # a third writer, material neither earlier writer used, after both earlier test halves had
-    # been measured
-    "third": Generation(
-        _halves("third_learner"),
-        _halves("third_practice"),
-        writer="a third evaluation helper",
-        least_learner=180,
-        least_practice=70,
-        scopeless=True,
-        near_copy=True,
-    ),
-    # a fourth writer, material none of the earlier writers used, after all three earlier test
-    # halves had been measured
-    "fourth": Generation(
-        _halves("fourth_learner"),
-        _halves("fourth_practice"),
-        writer="a fourth evaluation helper",
-        least_learner=180,
-        least_practice=70,
-        scopeless=True,
-        near_copy=True,
-    ),
-    # a fifth writer, the next day, material none of the earlier writers used, after all four
-    # earlier test halves had been measured
-    "fifth": Generation(
-        _halves("fifth_learner"),
-        _halves("fifth_practice"),
-        writer="a fifth evaluation helper",
-        least_learner=180,
-        least_practice=70,
-        scopeless=True,
-        near_copy=True,
-        date="2026-12-02",
-    ),
-    # a sixth writer, the same day, material none of the earlier writers used, after all five
-    # earlier test halves had been measured
-    "sixth": Generation(
-        _halves("sixth_learner"),
-        _halves("sixth_practice"),
-        writer="a sixth evaluation helper",
-        least_learner=180,
-        least_practice=70,
-        scopeless=True,
-        near_copy=True,
-        date="2026-12-02",
-    ),
+    # later writers, each from material none of the earlier writers used, after every earlier
+    # test half had been measured: the third and fourth on one day, the fifth and sixth the next
+    **{
+        ordinal: _later(ordinal, date)
+        for ordinal, date in (
+            ("third", "2026-12-01"),
+            ("fourth", "2026-12-01"),
+            ("fifth", "2026-12-02"),
+            ("sixth", "2026-12-02"),
+        )
+    },
 }
 EACH = pytest.mark.parametrize("generation", list(GENERATIONS))
 EVERY_SET = pytest.mark.parametrize(
