@@ -245,6 +245,7 @@ def _names(said: list[str]) -> list[str]:
 
 
 def _names_google(said: list[str]) -> bool:
+    """Whether the words name Google Cloud: a Google word or a two-word product name."""
     return bool(GOOGLE_WORDS.intersection(said) or GOOGLE_PRODUCTS.intersection(_names(said)))
 
 
