@@ -171,31 +171,30 @@ _SIXTH_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The later writers' sets, each with its own header; the first writer's sets use _COMMON.
+LATER = {
+    "fresh": _FRESH_COMMON,
+    "third": _THIRD_COMMON,
+    "fourth": _FOURTH_COMMON,
+    "fifth": _FIFTH_COMMON,
+    "sixth": _SIXTH_COMMON,
+}
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
     "practice": ("stem", PRACTICE_FIELDS, "practice"),
-    "fresh-learner": ("q", LEARNER_FIELDS, "fresh_learner"),
-    "fresh-practice": ("stem", PRACTICE_FIELDS, "fresh_practice"),
-    "third-learner": ("q", LEARNER_FIELDS, "third_learner"),
-    "third-practice": ("stem", PRACTICE_FIELDS, "third_practice"),
-    "fourth-learner": ("q", LEARNER_FIELDS, "fourth_learner"),
-    "fourth-practice": ("stem", PRACTICE_FIELDS, "fourth_practice"),
-    "fifth-learner": ("q", LEARNER_FIELDS, "fifth_learner"),
-    "fifth-practice": ("stem", PRACTICE_FIELDS, "fifth_practice"),
-    "sixth-learner": ("q", LEARNER_FIELDS, "sixth_learner"),
-    "sixth-practice": ("stem", PRACTICE_FIELDS, "sixth_practice"),
+    **{
+        f"{writer}-{kind}": (key, fields, f"{writer}_{kind}")
+        for writer in LATER
+        for kind, key, fields in (
+            ("learner", "q", LEARNER_FIELDS),
+            ("practice", "stem", PRACTICE_FIELDS),
+        )
+    },
 }
 HEADERS = {
-    "fresh-learner": _FRESH_COMMON,
-    "fresh-practice": _FRESH_COMMON,
-    "third-learner": _THIRD_COMMON,
-    "third-practice": _THIRD_COMMON,
-    "fourth-learner": _FOURTH_COMMON,
-    "fourth-practice": _FOURTH_COMMON,
-    "fifth-learner": _FIFTH_COMMON,
-    "fifth-practice": _FIFTH_COMMON,
-    "sixth-learner": _SIXTH_COMMON,
-    "sixth-practice": _SIXTH_COMMON,
+    f"{writer}-{kind}": header
+    for writer, header in LATER.items()
+    for kind in ("learner", "practice")
 }
 
 
@@ -253,18 +252,8 @@ def split(kind: str, extra: list[Path], root: Path = HERE) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--learner", type=Path, action="append", default=[])
-    parser.add_argument("--practice", type=Path, action="append", default=[])
-    parser.add_argument("--fresh-learner", type=Path, action="append", default=[])
-    parser.add_argument("--fresh-practice", type=Path, action="append", default=[])
-    parser.add_argument("--third-learner", type=Path, action="append", default=[])
-    parser.add_argument("--third-practice", type=Path, action="append", default=[])
-    parser.add_argument("--fourth-learner", type=Path, action="append", default=[])
-    parser.add_argument("--fourth-practice", type=Path, action="append", default=[])
-    parser.add_argument("--fifth-learner", type=Path, action="append", default=[])
-    parser.add_argument("--fifth-practice", type=Path, action="append", default=[])
-    parser.add_argument("--sixth-learner", type=Path, action="append", default=[])
-    parser.add_argument("--sixth-practice", type=Path, action="append", default=[])
+    for kind in SETS:  # --learner, --practice, --fresh-learner, ... one per set
+        parser.add_argument(f"--{kind}", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     for kind in SETS:
         tune, test = split(kind, getattr(args, kind.replace("-", "_")))
