@@ -274,6 +274,13 @@ class Matcher:
         """A text's known words and word pairs, each with its weight (rarity)."""
         return self._query(self.tokens(text)).terms
 
+    def known_share(self, text: str) -> float:
+        """How much of a text's information the knowledge base knows (0-1): "Cloud NAT on each
+        VPC" is mostly a word no entry uses."""
+        query = self._query(self.tokens(text))
+        total = query.known + query.unknown
+        return query.known / total if total else 0.0
+
     def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
         """Per entry, the share of a weighted text's known information it explains (0-1).
 

@@ -27,6 +27,10 @@ ADVICE = 1.0  # weight of stating that advice, beside standing for an entry that
 STANCE = 1.0  # weight of turning the same knobs the same way as that advice (or the other way)
 NAME_SHARE = 0.5  # a choice is an entry's name when one alias spells this share of its words
 NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of its words
+# A choice stands for an entry as much as the entry explains its known words, times the share
+# of its words the notes know, to this power: "Cloud NAT on each VPC" is mostly a word no entry
+# uses, so the entry that explains "VPC" barely stands for it.
+KNOWN_POWER = 2
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 # Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
 # fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml) by
@@ -191,7 +195,8 @@ def _choice(
     how well that entry serves the need, plus how much of it states the advice of an entry that
     serves the need best, plus (`directional`) whether it turns the knobs that advice turns the
     same way or the other way; a knob the stem says is `done` already counts against."""
-    said = matcher.relevance([(body, 1.0)])
+    familiar = matcher.known_share(body) ** KNOWN_POWER
+    said = {e: share * familiar for e, share in matcher.relevance([(body, 1.0)]).items()}
     if not said:
         return Choice(letter, body, None, 0.0)
     top = max(said.values())

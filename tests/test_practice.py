@@ -11,7 +11,7 @@ from bot import practice, replies
 from bot.conversation import Command, Place, Practiced, Verb, handle, parse
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.practice import CALIBRATION, MIN_FIT, PICK_MIN, solve, split_choices
+from bot.practice import CALIBRATION, MIN_FIT, NAMED_MIN, PICK_MIN, solve, split_choices
 from tests.conftest import SHIPPED_ROOT
 
 # Written for these tests from the exam guide's topics, not taken from any evaluation set.
@@ -150,6 +150,14 @@ OOM_TRIED = (
     "you try next?\nA. Move to an accelerator with more memory per device\n"
     "B. Use a smaller batch\nC. Use a larger batch\nD. Use Cloud Composer"
 )
+# "Cloud NAT" is no entry's word: that choice must not stand for the private endpoint entry
+# just because "network" is the one word of it the notes know.
+PRIVATE = (
+    "Batch jobs in two VPC networks must reach a Vertex AI online prediction endpoint over "
+    "internal addresses only; no traffic may cross the public internet. What should the team "
+    "configure?\nA. Cloud NAT in each network\nB. A Private Service Connect endpoint for the "
+    "model\nC. A public endpoint with API keys\nD. Cloud CDN in front of the endpoint"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -217,6 +225,7 @@ def test_ordinary_questions_have_no_choices(text):
         (CALLBACK, "A", None),
         (ONE_KNOB, "A", None),
         (SLOW_SERVING, "A", None),
+        (PRIVATE, "B", "private-service-connect-endpoint"),
     ],
 )
 def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
@@ -226,6 +235,26 @@ def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
     assert practice.pick.letter == letter
     if entry:
         assert practice.pick.entry is not None and practice.pick.entry.id == entry
+
+
+def test_a_choice_stands_for_an_entry_as_much_as_the_notes_know_its_words(shipped, monkeypatch):
+    """A choice's strength is the share of its known words the entry explains, times the share
+    of its words the notes know (to KNOWN_POWER): "Cloud NAT in each network" shares only
+    "network" with the private endpoint entry, so it no longer ties with the choice that names
+    that entry."""
+    read = solve(shipped, PRIVATE)
+    assert read is not None
+    nat, named = read.choices[0], read.choices[1]
+    assert nat.entry == named.entry and named.entry is not None
+    assert nat.strength < NAMED_MIN <= named.strength
+    monkeypatch.setattr(practice, "KNOWN_POWER", 0)  # as if every word were known
+    blind = solve(shipped, PRIVATE)
+    assert blind is not None
+    assert blind.choices[0].strength > nat.strength
+    assert blind.choices[1].strength == pytest.approx(named.strength)
+    assert read.pick is not None and read.pick.letter == "B"
+    assert blind.lead < 0.05 < read.lead  # blind, the two are nearly tied
+    assert blind.confidence < read.confidence
 
 
 def test_a_close_call_is_unsure_with_the_two_closest(shipped):
