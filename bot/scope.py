@@ -56,6 +56,7 @@ OTHER_TOOLS = {
     "metaflow": "Metaflow",
     "flyte": "Flyte",
     "dagster": "Dagster",
+    "prefect": "Prefect",
     "kedro": "Kedro",
     "dvc": "DVC",
     "lakefs": "lakeFS",
