@@ -288,7 +288,10 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
         ("our Colossal AI run needs a lower learning rate with 16 GPUs?", "Colossal-AI"),
         ("resume a training job from its last checkpoint on huawei cloud", "Huawei Cloud"),
         ("baseten training job: pick up again from the newest checkpoint?", "Baseten"),
-        ("a prefect flow retries each failed training task three times; how to add a delay?", "Prefect"),
+        (
+            "a prefect flow retries each failed training task three times; how to add a delay?",
+            "Prefect",
+        ),
     ],
 )
 def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
