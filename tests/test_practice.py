@@ -341,9 +341,16 @@ def test_the_conversation_answers_a_question_outside_the_notes(tutor, now):
 
 
 def test_when_no_choice_fits_at_all_nothing_leads(shipped):
-    """With every fit at zero there is no lead, and the tutor is far from sure."""
+    """With every fit at zero there is no lead, and the tutor is far from sure; each choice
+    keeps its letter and text, so the reply can still name them."""
     practice = solve(shipped, PLANETS)
     assert practice is not None
+    assert [(c.letter, c.text, c.entry) for c in practice.choices] == [
+        ("A", "Mercury", None),
+        ("B", "Venus", None),
+        ("C", "Earth", None),
+        ("D", "Mars", None),
+    ]
     assert all(c.fit == 0 for c in practice.choices)
     assert practice.lead == 0
     assert practice.confidence < PICK_MIN / 2
