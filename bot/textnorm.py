@@ -108,15 +108,19 @@ def _suffixless(word: str) -> str:
     if len(word) > 5 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 5 and word.endswith("ing"):
-        word = word[:-3]
-        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+        return _undoubled(word[:-3])
     if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
-        word = word[:-2]
-        return word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+        return _undoubled(word[:-2])
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is")):
         # "-us" words stay ("status", "corpus") except short acronym plurals ("gpus", "tpus")
         return word[:-1] if len(word) == 4 or not word.endswith("us") else word
     return word
+
+
+def _undoubled(word: str) -> str:
+    """ "runn" (of "running") -> "run"; but "process", "install", "buff" end doubled anyway."""
+    doubled = len(word) > 3 and word[-1] == word[-2] and word[-1] not in "slfz"
+    return word[:-1] if doubled else word
 
 
 def raw_words(text: str) -> list[str]:

@@ -55,6 +55,9 @@ def test_clean_removes_slack_markup(raw, expected):
         ("tune tuned tuning tunes, code coding", ["tun", "tun", "tun", "tun", "cod", "cod"]),
         ("non-differentiable models", ["nondifferentiabl", "model"]),
         ("a non ML team", ["nonml"]),
+        # a doubled s, l, f or z is the word's own: "processing" is "process" + "ing"
+        ("preprocess preprocessing preprocesses", ["preprocess"] * 3),
+        ("install installing installed, stopped stopping", ["install"] * 3 + ["stop"] * 2),
     ],
 )
 def test_words_are_informative_stems(text, expected):
