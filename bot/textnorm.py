@@ -118,7 +118,8 @@ def _suffixless(word: str) -> str:
 
 
 def _undoubled(word: str) -> str:
-    """ "runn" (of "running") -> "run"; but "process", "install", "buff" end doubled anyway."""
+    """Undo the consonant that -ing or -ed doubled ("runn" -> "run"); "process", "install" and
+    "buff" end doubled anyway."""
     doubled = len(word) > 3 and word[-1] == word[-2] and word[-1] not in "slfz"
     return word[:-1] if doubled else word
 
