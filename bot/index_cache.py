@@ -80,6 +80,7 @@ def _path(entries: tuple[Entry, ...], k1: float, name_field: float) -> Path | No
     digest = hashlib.sha256()
     for module in (index_module, textnorm):
         digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(str(len(textnorm.english_words())).encode())  # stems consult the word list
     digest.update(repr((k1, name_field)).encode())
     for entry in entries:
         digest.update(repr((entry.id, entry.means, entry.aliases, entry.requirements)).encode())

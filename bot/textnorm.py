@@ -118,10 +118,12 @@ def _suffixless(word: str) -> str:
 
 
 def _undoubled(word: str) -> str:
-    """Undo the consonant that -ing or -ed doubled ("runn" -> "run"); "process", "install" and
-    "buff" end doubled anyway."""
-    doubled = len(word) > 3 and word[-1] == word[-2] and word[-1] not in "slfz"
-    return word[:-1] if doubled else word
+    """Undo the consonant that -ing or -ed doubled: "runn" -> "run", "labell" -> "label"; but
+    "install", "process" and "roll" are words as they are. Neither a word doubled nor undoubled
+    ("preprocess"): a doubled s, f or z stays, others are undone ("debugg" -> "debug")."""
+    if len(word) <= 3 or word[-1] != word[-2] or is_english(word):
+        return word
+    return word[:-1] if is_english(word[:-1]) or word[-1] not in "sfz" else word
 
 
 def raw_words(text: str) -> list[str]:

@@ -55,9 +55,10 @@ def test_clean_removes_slack_markup(raw, expected):
         ("tune tuned tuning tunes, code coding", ["tun", "tun", "tun", "tun", "cod", "cod"]),
         ("non-differentiable models", ["nondifferentiabl", "model"]),
         ("a non ML team", ["nonml"]),
-        # a doubled s, l, f or z is the word's own: "processing" is "process" + "ing"
+        # -ing and -ed undo a doubled consonant only where they doubled it
         ("preprocess preprocessing preprocesses", ["preprocess"] * 3),
         ("install installing installed, stopped stopping", ["install"] * 3 + ["stop"] * 2),
+        ("labelled labelling label, rolling rolled roll", ["label"] * 3 + ["roll"] * 3),
     ],
 )
 def test_words_are_informative_stems(text, expected):
