@@ -59,6 +59,7 @@ def test_clean_removes_slack_markup(raw, expected):
         ("preprocess preprocessing preprocesses", ["preprocess"] * 3),
         ("install installing installed, stopped stopping", ["install"] * 3 + ["stop"] * 2),
         ("labelled labelling label, rolling rolled roll", ["label"] * 3 + ["roll"] * 3),
+        ("debugging debugged debug", ["debug"] * 3),  # not in the word list, still undone
     ],
 )
 def test_words_are_informative_stems(text, expected):
