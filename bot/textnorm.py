@@ -101,7 +101,9 @@ def stem(word: str) -> str:
     "tune", "tunes", "tuned" and "tuning" all become "tun"; only the two sides must agree.
     """
     word = _suffixless(word)
-    return word[:-1] if len(word) > 3 and word.endswith("e") and not word.endswith("ee") else word
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
+        return _undoubled(word[:-1])  # "quizzes" -> "quizze" -> "quizz" -> "quiz"
+    return word
 
 
 def _suffixless(word: str) -> str:

@@ -60,6 +60,7 @@ def test_clean_removes_slack_markup(raw, expected):
         ("install installing installed, stopped stopping", ["install"] * 3 + ["stop"] * 2),
         ("labelled labelling label, rolling rolled roll", ["label"] * 3 + ["roll"] * 3),
         ("debugging debugged debug", ["debug"] * 3),  # not in the word list, still undone
+        ("quizzing quizzes quiz, processes", ["quiz"] * 3 + ["process"]),
     ],
 )
 def test_words_are_informative_stems(text, expected):
