@@ -145,9 +145,10 @@ _COUNTERPART = re.compile(
     r"|moving away|switch from|switching from|outgrew|outgrown|managed)\b"
 )
 # Proofs, derivations and history of ML: theory the exam does not ask, whatever its ML words.
-THEORY_WORDS = frozenset(
-    {"prove", "proof", "derive", "derivation", "theorem", "invented", "inventor"}
-)
+THEORY_WORDS = frozenset({"derive", "derivation", "theorem", "invented", "inventor"})
+# A proof is theory when it proves something ("prove that", "proof of convergence"); "a proof of
+# concept" and "does that prove the model is unfair?" are a project and a question about evidence.
+_PROOF = re.compile(r"\b(?:prove|proving|proof)\s+(?:that|why|how|of\b(?!\s+concept))")
 # "the history of neural networks" is theory; "purchase history" is a recommender's data.
 _HISTORY_OF = re.compile(r"\bhistory of\b")
 # Google Cloud areas the Professional ML Engineer exam does not cover. A question that names one
@@ -254,7 +255,8 @@ def other_area(question: str) -> str | None:
     """What a question is about when that is outside the exam: ML theory (proofs, history), or a
     non-ML Google Cloud area it names without any ML word."""
     said = raw_words(question[:2000])
-    if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(question[:2000].lower()):
+    text = question[:2000].lower()
+    if THEORY_WORDS.intersection(said) or _HISTORY_OF.search(text) or _PROOF.search(text):
         return "ML theory beyond the exam"
     if ML_WORDS.intersection(said):
         return None

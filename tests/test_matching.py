@@ -282,6 +282,7 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
     ("question", "about"),
     [
         ("prove that the softmax gradient is bounded", "ML theory beyond the exam"),
+        ("give me a proof of convergence for SGD with momentum", "ML theory beyond the exam"),
         ("who invented backpropagation and when", "ML theory beyond the exam"),
         ("give me a short History of neural networks", "ML theory beyond the exam"),
         ("how much is the exam fee and can I retake it", "exam logistics"),
@@ -305,6 +306,30 @@ def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, questi
     what the tutor covers, however many ML words the question shares with an entry."""
     lookup = shipped.lookup(question)
     assert lookup.best is None and lookup.outside == about
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "we're building a proof of concept for image classification on Vertex AI: "
+            "AutoML or custom training?",
+            "automl",
+        ),
+        (
+            "strong attribution on zip code for our loan model: does that prove the model is "
+            "unfair?",
+            "fairness-bias-evaluation",
+        ),
+    ],
+)
+def test_a_proof_of_concept_or_of_evidence_is_not_theory(shipped, question, expected):
+    """Only proving something ("prove that …", "a proof of convergence") is ML theory; a proof
+    of concept is a project, and "does that prove …" asks what evidence shows: the question is
+    not declined as theory, and its entry comes first (answered or offered)."""
+    lookup = shipped.lookup(question)
+    assert lookup.outside is None
+    assert lookup.ranked and lookup.ranked[0].entry.id == expected
 
 
 @pytest.mark.parametrize(
