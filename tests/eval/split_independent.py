@@ -7,18 +7,10 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py                       # re-split what is in the files
     python tests/eval/split_independent.py --learner NEW.yaml    # add learner items, then split
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
-    python tests/eval/split_independent.py --fresh-learner NEW.yaml    # add to the fresh learner set
-    python tests/eval/split_independent.py --fresh-practice NEW.yaml   # add to the fresh practice set
-    python tests/eval/split_independent.py --third-learner NEW.yaml    # add to the third learner set
-    python tests/eval/split_independent.py --third-practice NEW.yaml   # add to the third practice set
-    python tests/eval/split_independent.py --fourth-learner NEW.yaml   # add to the fourth learner set
-    python tests/eval/split_independent.py --fourth-practice NEW.yaml  # add to the fourth practice set
-    python tests/eval/split_independent.py --fifth-learner NEW.yaml    # add to the fifth learner set
-    python tests/eval/split_independent.py --fifth-practice NEW.yaml   # add to the fifth practice set
-    python tests/eval/split_independent.py --sixth-learner NEW.yaml    # add to the sixth learner set
-    python tests/eval/split_independent.py --sixth-practice NEW.yaml   # add to the sixth practice set
-    python tests/eval/split_independent.py --seventh-learner NEW.yaml  # add to the seventh learner set
-    python tests/eval/split_independent.py --seventh-practice NEW.yaml # add to the seventh practice set
+    python tests/eval/split_independent.py --fifth-learner NEW.yaml    # add to a later writer's set
+
+Each later writer in LATER (fresh, third, ... seventh) has a --WRITER-learner and a
+--WRITER-practice option (`--help` lists them).
 
 An item in an added file whose text is already in a half replaces that item's other fields
 (a corrected source or key); it stays in its half.
