@@ -281,6 +281,14 @@ class Matcher:
         total = query.known + query.unknown
         return query.known / total if total else 0.0
 
+    def explains(self, text: str, entry: Entry) -> float:
+        """How much of a text's information (the rarity of its known words and word pairs) an
+        entry's notes use. Not a share, unlike `relevance`: of two choices about embeddings, "a
+        learned embedding layer mapping each ID to a dense vector" says more of the entry than
+        "hashing into two buckets", though the entry explains nearly all of either."""
+        i = self._index.position[entry.id]
+        return sum(w for t, w in self.terms(text).items() if i in self._index.postings[t])
+
     def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
         """Per entry, the share of a weighted text's known information it explains (0-1).
 

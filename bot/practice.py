@@ -32,6 +32,11 @@ NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of
 # uses, so the entry that explains "VPC" barely stands for it.
 KNOWN_POWER = 2
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
+# When the two best-fitting choices stand for the same entry and the first leads by less than
+# this share of its fit, the pick is the choice of that entry that says the most of it: a short
+# distractor made of the entry's own words ("hashing into two buckets", "default Google-managed
+# encryption") stands for it as strongly as the key that states its advice, but says less.
+SAME_ENTRY_LEAD = 0.5
 # Confidence of a pick: a logistic function of (fit, lead over the runner-up as a share of the
 # fit), bias first, fitted on the practice tuning halves (tests/eval/*practice_tune.yaml) by
 # `tutor eval --calibrate`, so that a pick said to be 70% sure is keyed about 70% of the time.
@@ -60,6 +65,7 @@ class Choice:
     entry: Entry | None
     fit: float
     strength: float = 0.0  # how much of the choice's wording that entry explains (0-1)
+    says: float = 0.0  # how much of that entry the choice says (information, not a share)
 
     @property
     def named(self) -> Entry | None:
@@ -88,6 +94,17 @@ class Practice:
         """How far the best-fitting choice leads the runner-up, as a share of its own fit."""
         best, runner = self.closest
         return (best.fit - runner.fit) / best.fit if best.fit else 0.0
+
+    @property
+    def favourite(self) -> Choice:
+        """The choice the tutor would pick: the best-fitting one, unless the runner-up stands
+        for the same entry close behind (`SAME_ENTRY_LEAD`); then the choice of that entry that
+        says the most of it."""
+        best, runner = self.closest
+        if best.entry is None or runner.entry != best.entry or self.lead >= SAME_ENTRY_LEAD:
+            return best
+        same = [c for c in self.choices if c.entry == best.entry]
+        return max(same, key=lambda c: (c.says, c.fit))
 
 
 def split_choices(text: str) -> tuple[str, list[tuple[str, str]]] | None:
@@ -168,7 +185,7 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     outside = matcher.outside(stem, beside="\n".join(body for _, body in listed))
     if outside is not None:
         return dataclasses.replace(read, confidence=confidence, outside=outside)
-    return dataclasses.replace(read, pick=best if sure else None, confidence=confidence)
+    return dataclasses.replace(read, pick=read.favourite if sure else None, confidence=confidence)
 
 
 def _stem_parts(matcher: Matcher, stem: str) -> list[tuple[str, float]]:
@@ -234,7 +251,7 @@ def _choice(
             / len(turns)
         )
     fit = said[entry] * need.get(entry, 0.0) + ADVICE * advice + STANCE * agreement
-    return Choice(letter, body, entry, fit, said[entry])
+    return Choice(letter, body, entry, fit, said[entry], matcher.explains(body, entry))
 
 
 @lru_cache(maxsize=4096)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -11,7 +12,16 @@ from bot import practice, replies
 from bot.conversation import Command, Place, Practiced, Verb, handle, parse
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
-from bot.practice import CALIBRATION, MIN_FIT, NAMED_MIN, PICK_MIN, solve, split_choices
+from bot.practice import (
+    CALIBRATION,
+    MIN_FIT,
+    NAMED_MIN,
+    PICK_MIN,
+    Choice,
+    Practice,
+    solve,
+    split_choices,
+)
 from tests.conftest import SHIPPED_ROOT
 
 # Written for these tests from the exam guide's topics, not taken from any evaluation set.
@@ -158,6 +168,25 @@ PRIVATE = (
     "configure?\nA. Cloud NAT in each network\nB. A Private Service Connect endpoint for the "
     "model\nC. A public endpoint with API keys\nD. Cloud CDN in front of the endpoint"
 )
+# Two choices stand for the same entry; the key says more of it than the distractor made of its
+# own words does.
+REVOKE = (
+    "A bank must be able to revoke the keys that protect its Vertex AI training outputs and "
+    "models at any time. What should it configure?\n"
+    "A. Google-managed default encryption\n"
+    "B. Customer-managed encryption keys (CMEK) held in Cloud KMS\n"
+    "C. VPC Service Controls around the project\n"
+    "D. IAM conditions on the bucket"
+)
+LOG_SCALE = (
+    "Your hyperparameter tuning job searches a learning rate between 0.00001 and 0.1. Good "
+    "values may lie anywhere across those orders of magnitude. How should the parameter be "
+    "defined?\n"
+    "A. A DOUBLE parameter with UNIT_LINEAR_SCALE\n"
+    "B. A DOUBLE parameter with UNIT_LOG_SCALE so each order of magnitude is sampled evenly\n"
+    "C. A CATEGORICAL parameter with three values\n"
+    "D. An INTEGER parameter from 1 to 100000"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -255,6 +284,44 @@ def test_a_choice_stands_for_an_entry_as_much_as_the_notes_know_its_words(shippe
     assert read.pick is not None and read.pick.letter == "B"
     assert blind.lead < 0.05 < read.lead  # blind, the two are nearly tied
     assert blind.confidence < read.confidence
+
+
+@pytest.mark.parametrize(("text", "key", "distractor"), [(REVOKE, "B", "A"), (LOG_SCALE, "B", "A")])
+def test_of_two_choices_on_one_entry_the_one_that_says_more_of_it_is_picked(
+    shipped, monkeypatch, text, key, distractor
+):
+    """A short distractor made of an entry's own words fits as well as the key that states the
+    entry's advice; when the two stand for the same entry and the first leads by less than
+    SAME_ENTRY_LEAD, the one that says more of the entry is picked, and the reply says why the
+    other is not."""
+    read = solve(shipped, text)
+    assert read is not None and read.pick is not None
+    first, runner = read.closest
+    assert first.letter == distractor and runner.letter == key  # the distractor fits best
+    assert first.entry == runner.entry and runner.says > first.says
+    assert read.pick.letter == key
+    assert f"Not {distractor}:" in "\n".join(replies.practice_lines(read))
+    assert "same topic" in next(
+        line for line in replies.practice_lines(read) if line.startswith(f"Not {distractor}:")
+    )
+    monkeypatch.setattr(practice, "SAME_ENTRY_LEAD", read.lead)  # leads by as much: it stays
+    kept = solve(shipped, text)
+    assert kept is not None and kept.pick is not None and kept.pick.letter == distractor
+    assert kept.confidence == read.confidence
+
+
+def test_only_the_best_entrys_choices_compete_on_how_much_they_say():
+    """The rule settles between choices standing for the best one's entry; a choice about
+    another entry, or about no entry, never takes the pick by saying more."""
+    one, other = load_knowledge(Path(SHIPPED_ROOT / "knowledge")).entries[:2]
+    choices = (
+        Choice("A", "short", one, 1.0, 0.9, says=5.0),
+        Choice("B", "says more", one, 0.8, 0.9, says=10.0),
+        Choice("C", "says most", other, 0.7, 0.9, says=50.0),
+    )
+    assert Practice("stem", choices, None, 0, one).favourite.letter == "B"
+    unknown = tuple(dataclasses.replace(c, entry=None) for c in choices)
+    assert Practice("stem", unknown, None, 0, None).favourite.letter == "A"
 
 
 def test_a_close_call_is_unsure_with_the_two_closest(shipped):
