@@ -100,12 +100,14 @@ def report(catalog: Catalog, files: list[str] | None) -> str:
 def practice_samples(
     matcher: Matcher, cases: Sequence[Case]
 ) -> list[tuple[tuple[float, ...], int]]:
-    """((fit, lead), keyed) of the best-fitting choice of each pasted practice question."""
+    """((fit, lead) of the best-fitting choice, whether the choice the tutor would pick is
+    keyed) for each pasted practice question: the confidence shown is that pick's."""
     found: list[tuple[tuple[float, ...], int]] = []
     for case in cases:
         practice = solve(matcher, case.question)
         if practice is None:
             continue
         best = practice.closest[0]
-        found.append(((best.fit, practice.lead), int(best.letter.lower() == case.key)))
+        keyed = practice.favourite.letter.lower() == case.key
+        found.append(((best.fit, practice.lead), int(keyed)))
     return found
