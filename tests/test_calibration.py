@@ -13,6 +13,7 @@ from bot.evaluation import Case, read_cases
 from bot.knowledge import load_knowledge
 from bot.matching import Knobs, Matcher
 from bot.practice import CALIBRATION, solve
+from tests.conftest import SHIPPED_ROOT
 
 # Two learner questions every calibration run can get right, in the eval file format.
 TWO_NEEDS = (
@@ -72,6 +73,24 @@ def test_practice_samples_label_whether_the_best_fitting_choice_is_keyed(content
     assert (keyed, missed) == (1, 0) and features == same
     fit_of_best, lead = features
     assert 0 < fit_of_best <= 2 and 0 < lead <= 1
+
+
+def test_a_practice_sample_is_labelled_by_the_pick_when_that_is_not_the_best_fitting_choice():
+    """Of two close choices on one entry the tutor picks the one that says more of it (see
+    `Practice.favourite`); the confidence shown is that pick's, so the label is too."""
+    matcher = Matcher(load_knowledge(SHIPPED_ROOT / "knowledge"))
+    stem = (
+        "Your hyperparameter tuning job searches a learning rate between 0.00001 and 0.1. Good "
+        "values may lie anywhere across those orders of magnitude. How should the parameter be "
+        "defined?\nA. A DOUBLE parameter with UNIT_LINEAR_SCALE\n"
+        "B. A DOUBLE parameter with UNIT_LOG_SCALE so each order of magnitude is sampled evenly\n"
+        "C. A CATEGORICAL parameter with three values\n"
+    )
+    practice = solve(matcher, stem)
+    assert practice is not None and practice.closest[0].letter == "A"
+    assert practice.favourite.letter == "B"
+    cases = [Case(stem, "search-space-design", "practice", key) for key in ("b", "a")]
+    assert [keyed for _, keyed in practice_samples(matcher, cases)] == [1, 0]
 
 
 def test_practice_samples_are_what_the_practice_confidence_is_computed_from(content_root):
