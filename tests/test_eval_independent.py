@@ -86,7 +86,7 @@ def _later(ordinal: str, date: str) -> Generation:
     return Generation(
         _halves(f"{ordinal}_learner"),
         _halves(f"{ordinal}_practice"),
-        writer=f"a {ordinal} evaluation helper",
+        writer=f"{'an' if ordinal[0] in 'aeiou' else 'a'} {ordinal} evaluation helper",
         least_learner=180,
         least_practice=70,
         scopeless=True,
@@ -126,6 +126,7 @@ GENERATIONS = {
             ("fifth", "2026-12-02"),
             ("sixth", "2026-12-02"),
             ("seventh", "2026-12-02"),
+            ("eighth", "2026-12-02"),
         )
     },
 }
