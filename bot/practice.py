@@ -31,6 +31,9 @@ NAMED_MIN = 0.3  # a choice names an entry when the entry explains this share of
 # of its words the notes know, to this power: "Cloud NAT on each VPC" is mostly a word no entry
 # uses, so the entry that explains "VPC" barely stands for it.
 KNOWN_POWER = 2
+# The entry the tutor answers the stem with, asked as a plain question (where look-alike cues,
+# negation and trap reading decide), serves the need at least this much of the best share.
+ANSWER_LEAD = 1.1
 MIN_FIT = 0.08  # a pick must serve at least this share of the need
 # When the two best-fitting choices stand for the same entry and the first leads by less than
 # this share of its fit, the pick is the choice of that entry that says the most of it: a short
@@ -167,6 +170,10 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     need = matcher.relevance(_stem_parts(matcher, stem))
     for entry in matcher.excluded(stem):  # "ops with no TPU support": not the TPU entry
         need.pop(entry, None)
+    answer = matcher.lookup(stem).best
+    if answer is not None and need:
+        lead = ANSWER_LEAD * max(need.values())
+        need[answer.entry] = max(need.get(answer.entry, 0.0), lead)
     # Choices that turn knobs ("train longer", "add dropout") are told apart by which way they
     # turn them, when at least two do; one knob-turning choice among services is not a contest.
     directional = sum(bool(stance(body)) for _, body in listed) >= 2

@@ -187,6 +187,17 @@ LOG_SCALE = (
     "C. A CATEGORICAL parameter with three values\n"
     "D. An INTEGER parameter from 1 to 100000"
 )
+# The stem asked on its own is answered with the fairness entry; the notes' plain word shares
+# alone leave the key below the least fit a pick needs.
+FAIR = (
+    "A credit model's feature attributions put heavy weight on the applicant's postal code. A "
+    "manager says this shows the model is unfair. What is the best response?\n"
+    "A. Retrain without the postal code right away\n"
+    "B. Turn on feature drift monitoring for the endpoint\n"
+    "C. Attributions say what drives predictions, not whether outcomes differ across groups; "
+    "evaluate fairness metrics per group before concluding\n"
+    "D. Raise the number of integral steps for the attributions"
+)
 CLOSE_CALL = (
     "Your training loop relies on custom PyTorch operations that are not supported on TPUs. "
     "The model is large. Which hardware should the training job use? (A) TPU v5e "
@@ -324,13 +335,35 @@ def test_only_the_best_entrys_choices_compete_on_how_much_they_say():
     assert Practice("stem", unknown, None, 0, None).favourite.letter == "A"
 
 
-def test_a_close_call_is_unsure_with_the_two_closest(shipped):
-    """When two choices fit almost equally the tutor says so and names both; the negated TPU
-    choice is not one of them."""
-    practice = solve(shipped, CLOSE_CALL)
-    assert practice is not None and practice.pick is None
-    assert {c.letter for c in practice.closest} == {"B", "C"}
-    assert replies.practice_lines(practice)[0].startswith("I'm not sure")
+def test_the_entry_the_stem_asked_alone_is_answered_with_leads_the_need(shipped, monkeypatch):
+    """The stem is read the way any question is (look-alike cues, negation, traps); the entry
+    that answers it serves the need ANSWER_LEAD times the best share, so the choice standing for
+    it fits enough to be picked."""
+    stem = FAIR.split("\nA. ")[0]
+    answer = shipped.lookup(stem).best
+    assert answer is not None and answer.entry.id == "fairness-bias-evaluation"
+    read = solve(shipped, FAIR)
+    assert read is not None and read.need == answer.entry
+    assert read.pick is not None and read.pick.letter == "C"
+    assert read.pick.fit >= MIN_FIT
+    monkeypatch.setattr(practice, "ANSWER_LEAD", 0.0)  # word shares alone
+    plain = solve(shipped, FAIR)
+    assert plain is not None and plain.pick is None
+    assert plain.closest[0].letter == "C" and plain.closest[0].fit < MIN_FIT
+
+
+def test_a_close_call_is_unsure_with_the_two_closest(shipped, monkeypatch):
+    """Custom ops TPUs don't support: GPUs fit best, CPUs next, the negated TPU choice not at
+    all. Below PICK_MIN sure, the tutor says it is not sure and names the two closest."""
+    read = solve(shipped, CLOSE_CALL)
+    assert read is not None and read.pick is not None and read.pick.letter == "B"
+    assert [c.letter for c in read.closest] == ["B", "C"]
+    monkeypatch.setattr(practice, "PICK_MIN", read.confidence + 1)
+    unsure = solve(shipped, CLOSE_CALL)
+    assert unsure is not None and unsure.pick is None
+    lines = replies.practice_lines(unsure)
+    assert lines[0] == "I'm not sure about this one. It's between B and C:"
+    assert lines[1].startswith('  B. "GPUs such as A100"')
 
 
 def test_each_other_choice_gets_one_line_on_why_it_is_not_the_one():
