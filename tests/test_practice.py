@@ -321,6 +321,19 @@ def test_of_two_choices_on_one_entry_the_one_that_says_more_of_it_is_picked(
     assert kept.confidence == read.confidence
 
 
+def test_a_choice_says_of_an_entry_only_the_words_its_notes_use(shipped):
+    """`Matcher.explains` adds up the information of the words an entry's notes use, not all
+    the known words: the encryption choice says much of the CMEK entry, nothing of early
+    stopping, and less of CMEK once words about something else are added to it."""
+    entries = {e.id: e for e in load_knowledge(Path(SHIPPED_ROOT / "knowledge")).entries}
+    choice = "Customer-managed encryption keys (CMEK) in Cloud KMS"
+    says = shipped.explains(choice, entries["cmek-encryption"])
+    assert says > 0 and shipped.explains(choice, entries["early-stopping"]) == 0
+    padded = choice + " plus early stopping on validation loss"
+    assert shipped.explains(padded, entries["cmek-encryption"]) == pytest.approx(says, rel=0.2)
+    assert sum(shipped.terms(padded).values()) > 1.5 * says
+
+
 def test_only_the_best_entrys_choices_compete_on_how_much_they_say():
     """The rule settles between choices standing for the best one's entry; a choice about
     another entry, or about no entry, never takes the pick by saying more."""
