@@ -110,6 +110,21 @@ OTHER_TOOLS = {
     "roboflow": "Roboflow",
     "ultralytics": "Ultralytics",
     "label studio": "Label Studio",
+    # feature stores, model monitoring and data labelling outside Google Cloud
+    "feast": "Feast",
+    "tecton": "Tecton",
+    "hopsworks": "Hopsworks",
+    "arize": "Arize",
+    "fiddler": "Fiddler",
+    "labelbox": "Labelbox",
+    "snorkel": "Snorkel",
+    "cleanlab": "Cleanlab",
+    # open-source vision toolkits
+    "openmmlab": "OpenMMLab",
+    "mmdetection": "OpenMMLab",
+    "mmpretrain": "OpenMMLab",
+    "mmsegmentation": "OpenMMLab",
+    "detectron2": "Detectron2",
     # vector databases
     "pinecone": "Pinecone",
     "weaviate": "Weaviate",

@@ -299,6 +299,11 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
             "a prefect flow retries each failed training task three times; how to add a delay?",
             "Prefect",
         ),
+        ("feast materialize keeps timing out for our online feature store", "Feast"),
+        (
+            "mmdetection config: where do I lower the batch size when the GPU runs out of memory?",
+            "OpenMMLab",
+        ),
     ],
 )
 def test_theory_logistics_and_other_vendors_are_declined_by_name(shipped, question, about):
