@@ -277,6 +277,22 @@ def test_the_fitting_choice_is_picked(shipped, text, letter, entry):
         assert practice.pick.entry is not None and practice.pick.entry.id == entry
 
 
+@pytest.mark.parametrize(("text", "tried"), [(NAN_TRIED, "B"), (OOM_TRIED, "B")])
+def test_a_knob_the_stem_says_was_turned_already_counts_against_its_choice(
+    shipped, monkeypatch, text, tried
+):
+    """ "The learning rate is already very small", "even with a batch of one": the choice that
+    turns that knob further fits less than the key, not only loses the pick."""
+    read = solve(shipped, text)
+    assert read is not None and read.closest[0].letter == "A"
+    fits = {c.letter: c.fit for c in read.choices}
+    monkeypatch.setattr(practice, "tried", lambda stem: frozenset())  # as if nothing were tried
+    blind = solve(shipped, text)
+    assert blind is not None
+    blind_fits = {c.letter: c.fit for c in blind.choices}
+    assert blind_fits[tried] > fits[tried] and blind_fits[tried] > blind_fits["A"]
+
+
 def test_a_choice_stands_for_an_entry_as_much_as_the_notes_know_its_words(shipped, monkeypatch):
     """A choice's strength is the share of its known words the entry explains, times the share
     of its words the notes know (to KNOWN_POWER): "Cloud NAT in each network" shares only
