@@ -242,6 +242,21 @@ def test_chapter_quick_checks(shipped, question, expected):
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "which service for no-code training",
+        "which service for no-code training?",
+        "Which service for no-code training?",
+        "what's the no-code option for training a model?",
+    ],
+)
+def test_the_readme_question_is_answered_with_automl_however_it_is_punctuated(shipped, question):
+    """The question the README opens with is the product's core pair (no code -> AutoML); a
+    forecasting phrasing that said "which no-code option trains" once took it with a "?"."""
+    assert _answer(shipped, question) == "automl"
+
+
+@pytest.mark.parametrize(
     ("question", "area"),
     [
         ("firewall rule so ssh only works from the office", "Google Cloud networking"),
