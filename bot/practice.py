@@ -34,7 +34,7 @@ KNOWN_POWER = 2
 # The entry the tutor answers the stem with, asked as a plain question (where look-alike cues,
 # negation and trap reading decide), serves the need at least this much of the best share.
 ANSWER_LEAD = 1.1
-MIN_FIT = 0.08  # a pick must serve at least this share of the need
+MIN_FIT = 0.08  # the tutor picks only when the best-fitting choice serves this share of the need
 # When the two best-fitting choices stand for the same entry and the first leads by less than
 # this share of its fit, the pick is the choice of that entry that says the most of it: a short
 # distractor made of the entry's own words ("hashing into two buckets", "default Google-managed
