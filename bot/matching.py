@@ -286,8 +286,11 @@ class Matcher:
         entry's notes use. Not a share, unlike `relevance`: of two choices about embeddings, "a
         learned embedding layer mapping each ID to a dense vector" says more of the entry than
         "hashing into two buckets", though the entry explains nearly all of either."""
-        i = self._index.position[entry.id]
-        return sum(w for t, w in self.terms(text).items() if i in self._index.postings[t])
+        return self._matched(self.terms(text), self._index.position[entry.id])
+
+    def _matched(self, terms: dict[str, float], i: int) -> float:
+        """The weight of the terms entry `i`'s notes use, in idf units."""
+        return sum(w for t, w in terms.items() if i in self._index.postings[t])
 
     def relevance(self, parts: list[tuple[str, float]]) -> dict[Entry, float]:
         """Per entry, the share of a weighted text's known information it explains (0-1).
@@ -529,7 +532,7 @@ class Matcher:
     def _score(self, i: int, evidence: float, query: _Query, phrase: float) -> _Scored:
         knobs = self.knobs
         relevance = min(1.0, evidence / query.known)
-        matched = sum(w for t, w in query.terms.items() if i in self._index.postings[t])
+        matched = self._matched(query.terms, i)
         rank = (1 - knobs.phrase_weight) * relevance + knobs.phrase_weight * phrase
         return _Scored(i, relevance, phrase, matched, rank)
 
