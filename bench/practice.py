@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from bench.matching import timings
+from bench.matching import row, timings
 from bot.evaluation import Case, _baseline_pick, read_cases
 from bot.knowledge import load_knowledge
 from bot.matching import Matcher
@@ -24,15 +24,10 @@ def main() -> None:
     ours = timings(lambda text: solve(matcher, text), texts)
     plain = timings(lambda text: _baseline_pick(Case(text, None, "practice")), texts)
     print(f"practice-question latency per item (ms), {len(texts)} items: median  p90  p99")
-    print(f"  study tutor  {_row(ours)}")
-    print(f"  WRatio       {_row(plain)}")
+    print(f"  study tutor  {row(ours)}")
+    print(f"  WRatio       {row(plain)}")
     ratio = statistics.median(ours) / statistics.median(plain)
     print(f"  median ratio study tutor / WRatio: {ratio:.1f}x")
-
-
-def _row(found: list[float]) -> str:
-    cuts = statistics.quantiles(found, n=100)
-    return f"{statistics.median(found):7.2f} {cuts[89]:6.2f} {cuts[98]:6.2f}"
 
 
 if __name__ == "__main__":
