@@ -447,6 +447,44 @@ def test_a_small_ranking_lead_keeps_the_answer_below_80():
     assert above.best.confidence == Knobs().close_cap
 
 
+NAN = "training loss turns NaN after a few steps, what should we change?"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "in Polysync, training loss turns NaN after a few steps, what should we change?",
+        "Polysync: training loss turns NaN after a few steps, what should we change?",
+        "training loss turns NaN after a few steps with LiteFlowz, what should we change?",
+    ],
+)
+def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, question):
+    """A capitalised or CamelCase name that is neither English nor known words: the answer
+    stands, but not at 80% or more, since the question may be about that unknown thing."""
+    plain = shipped.lookup(NAN)
+    named = shipped.lookup(question)
+    assert plain.best is not None and plain.best.confidence >= 80
+    assert named.best is not None and named.best.entry == plain.best.entry
+    assert named.best.confidence == Knobs().close_cap
+    assert all(m.confidence <= Knobs().close_cap for m in named.ranked)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Training loss turns NaN after a few steps, what should we change?",  # English
+        "Honestly, training loss turns NaN after a few steps, what should we change?",
+        "training loss turns NaN after a few steps on TensorFlow, what should we change?",
+        "training loss turns NaN after a few steps on polysync, what should we change?",
+    ],
+)
+def test_english_known_and_lower_case_words_are_not_unknown_names(shipped, question):
+    """A capital that starts a sentence, a known product and a word written in lower case (a
+    typo as often as a name) leave the confidence as it is."""
+    lookup = shipped.lookup(question)
+    assert lookup.best is not None and lookup.best.confidence >= 80
+
+
 def test_a_clear_ranking_lead_keeps_the_answer_at_80_or_more(shipped):
     """A lead only a little above `sure_lead` is a clear one: the answer keeps its confidence."""
     question = "my model aces the training data and flops on validation, what now?"
