@@ -66,6 +66,7 @@ def lookup_json(lookup: Lookup) -> dict:
             for m in lookup.alternatives
         ],
         "named": lookup.named.id if lookup.named else None,
+        "unknown": lookup.unknown,
     }
 
 

@@ -154,6 +154,7 @@ class Lookup:
     alternatives: tuple[Match, ...]
     named: Entry | None = None  # the service the question named, when the need points elsewhere
     outside: str | None = None  # another vendor's platform, or a non-ML area, it is about
+    unknown: str | None = None  # a name in the question the knowledge base does not know
 
     @property
     def ranked(self) -> tuple[Match, ...]:
@@ -212,11 +213,14 @@ class Matcher:
         if ranked and self._everyday(question, query, ranked[0][0].index):
             cap = self.knobs.threshold - 1
             matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
-        if matches and self._unknown_name(question):
+        unknown = self._unknown_name(question) if matches else None
+        if unknown is not None:
             cap = self.knobs.close_cap
             matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry)
+        if unknown is not None and result.best is not None:
+            result = dataclasses.replace(result, unknown=unknown)
         outside = self.outside(question)
         if outside is None:
             return result
@@ -241,8 +245,8 @@ class Matcher:
             is_english(written.get(t, t)) for t in shared
         )
 
-    def _unknown_name(self, question: str) -> bool:
-        """Whether a question names something the knowledge base does not know: a capitalised
+    def _unknown_name(self, question: str) -> str | None:
+        """The first name in a question that the knowledge base does not know: a capitalised
         or CamelCase word ("in Polysync, which field …", "LiteLLM") that is neither English nor
         made of known words. The answer may still be right, but it cannot be sure: on the dev
         set and tuning halves, answers at 80% or more to such questions were right 4 times of 5,
@@ -251,8 +255,8 @@ class Matcher:
             if not is_english(name.lower()) and not all(
                 w in self._index.frequency for w in words(name)
             ):
-                return True
-        return False
+                return name
+        return None
 
     def _matches(self, query: _Query, ranked: list[tuple[_Scored, float]]) -> list[Match]:
         """Candidates with their confidence. A runner-up close behind the best one keeps the

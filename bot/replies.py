@@ -108,6 +108,8 @@ def answer_summary(lookup: Lookup) -> list[str]:
         named = lookup.named.name
         lines.append(f"You mention {named}, but for this need the usual answer is {entry.name}.")
     lines += [f"{entry.means}  ({lookup.best.confidence}% sure)", entry.why]
+    if lookup.unknown is not None:
+        lines.append(f"I don't know {lookup.unknown}; this answers the rest of your question.")
     note = status_line(entry)
     return [*lines, *([note] if note else []), exam_section(entry.section)]
 

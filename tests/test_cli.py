@@ -43,6 +43,18 @@ def test_ask_json_shape(tmp_path):
     assert all(set(a) == {"id", "means", "confidence"} for a in data["alternatives"])
 
 
+def test_ask_json_names_what_the_notes_do_not_know(tmp_path):
+    """`unknown` is the name in the question the notes do not know, else null."""
+    nan = "training loss turns NaN after a few steps, what should we change?"
+    lines = f"in Polysync, {nan}\n{nan}\n"
+    result = tutor("ask", "--json", stdin=lines, env={"TUTOR_DB": str(tmp_path / "t.db")})
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["unknown"] for r in rows] == ["Polysync", None]
+    assert rows[0]["answer"]["id"] == rows[1]["answer"]["id"] == "nan-loss-learning-rate"
+    assert rows[0]["confidence"] < 80 <= rows[1]["confidence"]
+
+
 def test_ask_json_reads_stdin_one_question_per_line(tmp_path):
     """With --json and no question, each stdin line gets one JSON line back."""
     lines = "which service for no-code training\nhow do I potty train my puppy\n"

@@ -467,6 +467,8 @@ def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, questio
     assert named.best is not None and named.best.entry == plain.best.entry
     assert named.best.confidence == Knobs().close_cap
     assert all(m.confidence <= Knobs().close_cap for m in named.ranked)
+    assert named.unknown in question and named.unknown.lower().startswith(("polysync", "lite"))
+    assert plain.unknown is None
 
 
 @pytest.mark.parametrize(
@@ -483,6 +485,7 @@ def test_english_known_and_lower_case_words_are_not_unknown_names(shipped, quest
     typo as often as a name) leave the confidence as it is."""
     lookup = shipped.lookup(question)
     assert lookup.best is not None and lookup.best.confidence >= 80
+    assert lookup.unknown is None
 
 
 def test_a_clear_ranking_lead_keeps_the_answer_at_80_or_more(shipped):

@@ -60,3 +60,15 @@ def test_an_answer_says_where_it_sits_on_the_exam(catalog):
     lookup = Lookup("no code", Match(catalog.knowledge.get("automl"), 90), ())
     lines = answer_lines(lookup, catalog.knowledge.get)
     assert "Exam section 3.2: Training models (domain: Scaling prototypes into ML models)" in lines
+
+
+def test_a_name_the_notes_do_not_know_is_owned_up_to(catalog):
+    """An answer to a question naming something unknown says so after the answer's why, so
+    the learner knows the answer covers only the rest of the question."""
+    automl = catalog.knowledge.get("automl")
+    lookup = Lookup("in Polysync, no code?", Match(automl, 79), (), unknown="Polysync")
+    lines = answer_lines(lookup, catalog.knowledge.get)
+    said = lines.index(automl.why) + 1
+    assert lines[said] == "I don't know Polysync; this answers the rest of your question."
+    plain = answer_lines(Lookup("no code?", Match(automl, 79), ()), catalog.knowledge.get)
+    assert not any("I don't know" in line for line in plain)
