@@ -465,7 +465,7 @@ def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, questio
     named = shipped.lookup(question)
     assert plain.best is not None and plain.best.confidence >= 80
     assert named.best is not None and named.best.entry == plain.best.entry
-    assert named.best.confidence == Knobs().close_cap
+    assert named.best.confidence == Knobs().close_cap < 80
     assert all(m.confidence <= Knobs().close_cap for m in named.ranked)
     assert named.unknown in question and named.unknown.lower().startswith(("polysync", "lite"))
     assert plain.unknown is None
