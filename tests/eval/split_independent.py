@@ -9,7 +9,7 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
     python tests/eval/split_independent.py --fifth-learner NEW.yaml    # add to a later writer's set
 
-Each later writer in LATER (fresh, third, ... ninth) has a --WRITER-learner and a
+Each later writer in LATER (fresh, third, ... tenth) has a --WRITER-learner and a
 --WRITER-practice option (`--help` lists them).
 
 An item in an added file whose text is already in a half replaces that item's other fields
@@ -238,6 +238,30 @@ _NINTH_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The tenth sets were written the same day as the ninth, by a tenth writer, from material none of
+# the earlier writers used; only the first lines of their header differ from _COMMON.
+_TENTH_COMMON = """\
+# Written by a tenth evaluation helper session, 2026-12-02, as a TENTH independent set (the test
+# halves of the first to eighth sets had all been measured; the ninth's was about to be).
+# Material: PUBLIC material other people wrote that the earlier writers did not use (at most 10%
+# of items from pages they used): Google Cloud / TensorFlow documentation pages ("when to use",
+# "choose", "best practices", "troubleshooting" sections), Google's ML guides, Google Cloud blog
+# posts, real developers' and learners' questions and symptoms on Q&A pages and in public GitHub
+# issue threads (at most 25% of items), and people's public study notes and blogs (each item's
+# `source` is the page it came from); at most 4 items from any one page.
+# No exam-dump collections (ExamTopics, "actual exam questions", braindumps, paid question banks)
+# were used. Every item is paraphrased in the writer's own words, and every key was checked
+# against Google's own documentation (`key_source`, omitted for out-of-scope lines).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a line the bot should decline (near-domain ML tooling
+# that is not Google Cloud, general cloud ops, everyday lines).
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 # The later writers' sets, each with its own header; the first writer's sets use _COMMON.
 LATER = {
     "fresh": _FRESH_COMMON,
@@ -248,6 +272,7 @@ LATER = {
     "seventh": _SEVENTH_COMMON,
     "eighth": _EIGHTH_COMMON,
     "ninth": _NINTH_COMMON,
+    "tenth": _TENTH_COMMON,
 }
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
