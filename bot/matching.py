@@ -72,8 +72,7 @@ _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:—|--)\s+")
 # Cheap test for whether a question negates anything at all (most do not).
 _NEGATOR = re.compile(
     r"\b(?:not|never|without|won|can|cannot|don|doesn|isn|aren|wouldn"
-    r"|shouldn|instead|rather|other|except|avoid|avoiding"
-    r"|rejects|rejected|refuses|refused|chokes|choked|errors)\b"
+    r"|shouldn|instead|rather|other|except|avoid|avoiding)\b"
 )
 
 # A name: CamelCase ("LiteLLM", "DoFn") or a capitalised word ("Polysync"); a word that only

@@ -1,8 +1,7 @@
 """How a question is read before it is scored: what it excludes, and what it compares.
 
 Words a question negates or excludes ("not", "without", "won't", "instead of", "rather than",
-"other than"), and what it says refuses something ("the TPU compiler rejects them"), name what
-the learner does *not* want: an entry those words name counts against,
+"other than") name what the learner does *not* want: an entry those words name counts against,
 never for, the answer. Only entry names are turned around this way; a negated need ("no code",
 "without labels") is still the need, and a bare "no" describes what the learner lacks ("no
 gradient clipping"), which may well be the answer. "X or Y" between two named entries is a
@@ -42,19 +41,11 @@ _UNSUPPORTED = re.compile(
 )
 
 
-# What refuses something, said before the verb: "custom ops that the TPU compiler rejects".
-_REFUSING = re.compile(
-    r"(?P<clause>[^,;:.?!()—]{1,40}?)\s+"
-    r"(?:rejects|rejected|refuses|refused|chokes on|choked on|errors out on)\b"
-)
-
-
 def negated_clauses(text: str) -> list[str]:
     """The clauses a question negates or excludes, in lower case."""
     text = text.lower()
     found = [m["clause"].strip() for m in _NEGATED.finditer(text)]
     found += [m["clause"].strip() for m in _UNSUPPORTED.finditer(text)]
-    found += [m["clause"].strip() for m in _REFUSING.finditer(text)]
     return [clause for clause in found if clause]
 
 

@@ -29,11 +29,6 @@ def shipped() -> Matcher:
             "the TPU says the custom op is not supported",
             ["supported", "the tpu says the custom op"],
         ),
-        (
-            "custom PyTorch ops that the TPU compiler rejects",
-            ["custom pytorch ops that the tpu compiler"],
-        ),
-        ("the XLA compiler errors out on our custom op", ["the xla compiler"]),
         ("can't I just use AutoML?", []),
         ("why not AutoML?", []),
         ("not sure whether BigQuery or Dataflow", []),
@@ -218,14 +213,6 @@ OUT_OF_SCOPE = [
     "how do I back up Cloud SQL?",
     "set up TLS for GKE ingress",
 ]
-
-
-def test_what_refuses_something_is_not_the_answer(shipped):
-    """ "Ops that the TPU compiler rejects": the refusing thing is excluded like a negated one,
-    so the answer is the hardware that runs them, not the TPU the question names."""
-    question = "we have custom PyTorch operations that the TPU compiler rejects; what do we rent?"
-    assert _best(shipped, question) == "gpu-training"
-    assert {e.id for e in shipped.excluded(question)} >= {"tpu-training"}
 
 
 @pytest.mark.parametrize("question", OUT_OF_SCOPE)
