@@ -215,6 +215,19 @@ OUT_OF_SCOPE = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("my batch prediction job errors out on the first file, what now?", "batch-prediction"),
+        ("Cloud Storage FUSE errors out on large files during training", "cloud-storage-fuse"),
+    ],
+)
+def test_a_service_that_fails_is_what_the_question_is_about(shipped, question, about):
+    """ "X errors out on …", "X rejects …" is a symptom of X, not a wish to avoid X: reading it
+    as an exclusion (tried once for "ops the TPU compiler rejects") sent these elsewhere."""
+    assert _best(shipped, question) == about
+
+
 @pytest.mark.parametrize("question", OUT_OF_SCOPE)
 def test_one_colliding_word_is_not_an_answer(shipped, question):
     """Out of scope, sharing a word or two with an entry: declined (at most a guess)."""
