@@ -210,16 +210,12 @@ class Matcher:
             query, ranked, named = self._decide(question, traps=False)
             matches = self._matches(query, ranked)
         if ranked and self._everyday(question, query, ranked[0][0].index):
-            cap = self.knobs.threshold - 1
-            matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
+            matches = _capped(matches, self.knobs.threshold - 1)
         unknown = self._unknown_name(question) if matches else None
         if unknown is not None:
-            cap = self.knobs.close_cap
-            matches = [Match(m.entry, min(m.confidence, cap)) for m in matches]
+            matches = _capped(matches, self.knobs.close_cap)
         entry = self._index.entries[named] if named is not None else None
-        result = self._result(question, matches, entry)
-        if unknown is not None and result.best is not None:
-            result = dataclasses.replace(result, unknown=unknown)
+        result = self._result(question, matches, entry, unknown)
         outside = self.outside(question)
         if outside is None:
             return result
@@ -488,11 +484,13 @@ class Matcher:
             return None
         return [mine[0], *(s for s in scored if s.index != best)]
 
-    def _result(self, question: str, ranked: list[Match], named: Entry | None) -> Lookup:
+    def _result(
+        self, question: str, ranked: list[Match], named: Entry | None, unknown: str | None
+    ) -> Lookup:
         knobs = self.knobs
         if ranked and ranked[0].confidence >= knobs.threshold:
-            related = [m for m in ranked[1:] if m.confidence >= knobs.related_min]
-            return Lookup(question, ranked[0], tuple(related[: knobs.alternatives]), named)
+            related = tuple(m for m in ranked[1:] if m.confidence >= knobs.related_min)
+            return Lookup(question, ranked[0], related[: knobs.alternatives], named, None, unknown)
         suggested = [m for m in ranked if m.confidence >= knobs.suggest_min]
         return Lookup(question, None, tuple(suggested[: knobs.alternatives]), None)
 
@@ -671,6 +669,11 @@ class Matcher:
             return scored
         mine = [s for s in scored if s.index == best]
         return [mine[0] if mine else ranked[0], *(s for s in scored if s.index != best)]
+
+
+def _capped(matches: list[Match], cap: int) -> list[Match]:
+    """The matches with no confidence above `cap`."""
+    return [Match(m.entry, min(m.confidence, cap)) for m in matches]
 
 
 def _with_margins(scored: list[_Scored], *, swapped: bool = False) -> list[tuple[_Scored, float]]:

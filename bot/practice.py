@@ -45,11 +45,10 @@ SAME_ENTRY_LEAD = 0.5
 # `tutor eval --calibrate`, so that a pick said to be 70% sure is keyed about 70% of the time.
 CALIBRATION = (-1.05, 1.86, 6.25)
 PICK_MIN = 55  # the tutor picks a choice when at least this sure, else names the two closest
-# A pick whose runner-up fits within CLOSE_LEAD of its fit is shown at most CLOSE_CAP% sure: on
-# the practice tuning halves, picks shown at 80% or more with such a lead were keyed 49 times of
-# 54 (91%), against 238 of 238 with a wider lead; 80% should mean "sure" (as in the matcher).
+# A pick whose runner-up fits within CLOSE_LEAD of its fit is shown no surer than the matcher's
+# close calls (`Knobs.close_cap`, below 80): on the practice tuning halves, picks shown at 80% or
+# more with such a lead were keyed 49 times of 54 (91%), against 238 of 238 with a wider lead.
 CLOSE_LEAD = 0.5
-CLOSE_CAP = 79
 
 # A choice on its own line: "A. …", "(b) …", "c) …", "1. …", "2) …".
 _LINE_CHOICE = re.compile(r"^[ \t>*•-]*\(?([A-Ea-e]|[1-5])[).:]\s+(\S.*?)\s*$", re.MULTILINE)
@@ -193,7 +192,7 @@ def solve(matcher: Matcher, text: str) -> Practice | None:
     confidence = round(100 / (1 + math.exp(-(bias + w_fit * best.fit + w_lead * read.lead))))
     sure = best.fit >= MIN_FIT and confidence >= PICK_MIN
     if read.lead < CLOSE_LEAD:
-        confidence = min(confidence, CLOSE_CAP)
+        confidence = min(confidence, matcher.knobs.close_cap)
     # "Which AWS service …": no Google Cloud choice is the key; "We track runs in MLflow …"
     # with Google Cloud among the choices is a question of moving to Google Cloud
     outside = matcher.outside(stem, beside="\n".join(body for _, body in listed))

@@ -451,14 +451,20 @@ NAN = "training loss turns NaN after a few steps, what should we change?"
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "name"),
     [
-        "in Polysync, training loss turns NaN after a few steps, what should we change?",
-        "Polysync: training loss turns NaN after a few steps, what should we change?",
-        "training loss turns NaN after a few steps with LiteFlowz, what should we change?",
+        (
+            "in Polysync, training loss turns NaN after a few steps, what should we change?",
+            "Polysync",
+        ),
+        ("Polysync: training loss turns NaN after a few steps, what should we change?", "Polysync"),
+        (
+            "training loss turns NaN after a few steps with LiteFlowz, what should we change?",
+            "LiteFlowz",
+        ),
     ],
 )
-def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, question):
+def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, question, name):
     """A capitalised or CamelCase name that is neither English nor known words: the answer
     stands, but not at 80% or more, since the question may be about that unknown thing."""
     plain = shipped.lookup(NAN)
@@ -467,7 +473,7 @@ def test_a_name_the_notes_do_not_know_keeps_the_answer_below_80(shipped, questio
     assert named.best is not None and named.best.entry == plain.best.entry
     assert named.best.confidence == Knobs().close_cap < 80
     assert all(m.confidence <= Knobs().close_cap for m in named.ranked)
-    assert named.unknown in question and named.unknown.lower().startswith(("polysync", "lite"))
+    assert named.unknown == name
     assert plain.unknown is None
 
 

@@ -14,7 +14,6 @@ from bot.knowledge import load_knowledge
 from bot.matching import Matcher
 from bot.practice import (
     CALIBRATION,
-    CLOSE_CAP,
     CLOSE_LEAD,
     MIN_FIT,
     NAMED_MIN,
@@ -418,8 +417,8 @@ def test_each_other_choice_gets_one_line_on_why_it_is_not_the_one():
 @pytest.mark.parametrize("text", [NO_CODE, IMBALANCED, OVERFIT, SLOW_SERVING, SKEW, CLOSE_CALL])
 def test_the_confidence_is_the_calibrated_chance_of_the_best_fitting_choice(shipped, text):
     """The confidence is the logistic function of CALIBRATION over the best choice's fit and its
-    lead over the runner-up as a share of that fit, in whole percent, at most CLOSE_CAP when
-    that lead is under CLOSE_LEAD; a pick shows it."""
+    lead over the runner-up as a share of that fit, in whole percent, at most the matcher's
+    close_cap when that lead is under CLOSE_LEAD; a pick shows it."""
     practice = solve(shipped, text)
     assert practice is not None
     best, runner = sorted((c.fit for c in practice.choices), reverse=True)[:2]
@@ -427,7 +426,8 @@ def test_the_confidence_is_the_calibrated_chance_of_the_best_fitting_choice(ship
     assert practice.lead == pytest.approx(lead)
     bias, w_fit, w_lead = CALIBRATION
     chance = round(100 / (1 + math.exp(-(bias + w_fit * best + w_lead * lead))))
-    assert practice.confidence == (min(chance, CLOSE_CAP) if lead < CLOSE_LEAD else chance)
+    cap = shipped.knobs.close_cap
+    assert practice.confidence == (min(chance, cap) if lead < CLOSE_LEAD else chance)
     assert 0 <= practice.confidence <= 100
     if practice.pick is not None:
         assert f"({practice.confidence}% sure)" in replies.practice_lines(practice)[0]
@@ -435,23 +435,24 @@ def test_the_confidence_is_the_calibrated_chance_of_the_best_fitting_choice(ship
 
 @pytest.mark.parametrize("text", [IMBALANCED, OVERFIT_LESS_REGULARIZATION, REGIONS])
 def test_a_pick_with_a_close_runner_up_is_never_shown_as_sure(shipped, text, monkeypatch):
-    """A runner-up within CLOSE_LEAD of the pick's fit keeps it at CLOSE_CAP% sure at most,
-    however well the pick fits: such picks were keyed 91% of the time, not the 98% or more a
-    learner reads into "80% sure". With the rule off, the same pick is shown surer."""
+    """A runner-up within CLOSE_LEAD of the pick's fit keeps it at the matcher's close_cap at
+    most, however well the pick fits: such picks were keyed 91% of the time, not the 98% or more
+    a learner reads into "80% sure". With the rule off, the same pick is shown surer."""
+    cap = shipped.knobs.close_cap
     capped = solve(shipped, text)
     assert capped is not None and capped.pick is not None
-    assert capped.lead < CLOSE_LEAD and capped.confidence == CLOSE_CAP < 80
-    assert f"({CLOSE_CAP}% sure)" in replies.practice_lines(capped)[0]
+    assert capped.lead < CLOSE_LEAD and capped.confidence == cap < 80
+    assert f"({cap}% sure)" in replies.practice_lines(capped)[0]
     monkeypatch.setattr(practice, "CLOSE_LEAD", capped.lead)
     free = solve(shipped, text)
-    assert free is not None and free.pick == capped.pick and free.confidence > CLOSE_CAP
+    assert free is not None and free.pick == capped.pick and free.confidence > cap
 
 
 def test_a_pick_that_leads_clearly_keeps_its_confidence(shipped):
     """At a lead of CLOSE_LEAD or more the calibrated confidence is shown as it is."""
     clear = solve(shipped, OVERFIT)
     assert clear is not None and clear.pick is not None
-    assert clear.lead >= CLOSE_LEAD and clear.confidence > CLOSE_CAP
+    assert clear.lead >= CLOSE_LEAD and clear.confidence > shipped.knobs.close_cap
 
 
 def test_the_tutor_picks_only_when_at_least_pick_min_sure(shipped, monkeypatch):
