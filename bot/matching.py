@@ -447,9 +447,18 @@ class Matcher:
 
     def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
         """The entries a question's negated clauses name; their words stay in the question,
-        since "won't compile for TPU" still says what the need is about."""
+        since "won't compile for TPU" still says what the need is about.
+
+        An entry the rest of the question names too is not excluded: "a managed TensorBoard,
+        not a tensorboard process on my laptop" and "Matching Engine … without running our own
+        vector DB" rule out a way of running the thing asked for, not the thing."""
         clauses = negated_clauses(text) if _NEGATOR.search(text) else []
         excluded = {i for c in clauses for i, _ in self._index.all_named(self.tokens(c), c)}
+        if excluded:
+            rest = text
+            for clause in clauses:
+                rest = rest.replace(clause, " ")
+            excluded -= {i for i, _ in self._index.all_named(self.tokens(rest), rest)}
         return tokens, excluded
 
     def _compared(

@@ -255,6 +255,15 @@ def test_a_word_left_of_a_longer_name_rules_nothing_out(shipped):
     assert _best(shipped, f"{need}, but not on Cloud Run") != "cloud-run-serving"
 
 
+def test_a_way_of_running_the_thing_asked_for_does_not_rule_it_out(shipped):
+    """ "a hosted TensorBoard …, not a tensorboard server on my laptop" asks for TensorBoard and
+    rules out one way of running it; only the negated clause naming it does rule it out."""
+    need = "upload my loss curves to a hosted TensorBoard for every experiment"
+    assert _best(shipped, f"{need}, not a tensorboard server on my laptop") == "vertex-tensorboard"
+    assert shipped.excluded("upload my loss curves, not a tensorboard server on my laptop")
+    assert not shipped.excluded(f"{need}, not a tensorboard server on my laptop")
+
+
 @pytest.mark.parametrize(
     ("question", "named"),
     [
