@@ -183,18 +183,35 @@ def _practice_unsure(practice: Practice) -> list[str]:
     for choice in (first, second):
         about = f" ({choice.named.means})" if choice.named else ""
         lines.append(f"  {choice.letter}. {_quoted(choice.text)}{about}")
+    apart = _told_apart(first.named, second.named) if first.named and second.named else None
+    if apart is not None:
+        lines.append(f"What tells them apart: {apart}")
     lines.append("Check which one meets every constraint in the question.")
     return lines
 
 
 def _why_not(choice: Choice, picked: Entry | None) -> str:
-    """One line on why a choice is not the one: what it is for instead."""
+    """One line on why a choice is not the one: what it is for instead, in the words of the
+    watch-out note that tells it from the pick when the two are a usual mix-up."""
     said = _quoted(choice.text)
     if choice.named is None:
         return f"{said} - my notes give no reason to pick it for this need."
     if picked is not None and choice.named.id == picked.id:
         return f"{said} - same topic ({picked.name}), but not what it advises here."
+    apart = _told_apart(picked, choice.named) if picked is not None else None
+    if apart is not None:
+        return f"{said} - that is {choice.named.name}. {apart}"
     return f"{said} - that is {choice.named.name}, which fits a different need."
+
+
+def _told_apart(first: Entry, second: Entry) -> str | None:
+    """The watch-out note that tells two entries apart: the first's on the second, else the
+    second's on the first; None when neither lists the other as a usual mix-up."""
+    for one, other in ((first, second), (second, first)):
+        for watch in one.watch_out:
+            if watch.id == other.id:
+                return watch.note
+    return None
 
 
 def _quoted(text: str) -> str:

@@ -405,21 +405,64 @@ def test_a_close_call_is_unsure_with_the_two_closest(shipped, monkeypatch):
 
 
 def test_each_other_choice_gets_one_line_on_why_it_is_not_the_one():
-    """What a choice is for when the notes know it (the picked entry's topic, or another
-    entry's need), and when they don't, that they give no reason to pick it."""
+    """What a choice is for when the notes know it: the picked entry's topic, a usual mix-up
+    told apart in the pick's own watch-out note, or another entry's need; and when they don't
+    know it, that they give no reason to pick it."""
     entries = {e.id: e for e in load_knowledge(SHIPPED_ROOT / "knowledge").entries}
     automl, custom = entries["automl"], entries["vertex-custom-training"]
+    unrelated = entries["check-numerics"]
+    apart = next(w.note for w in automl.watch_out if w.id == custom.id)
+    assert unrelated.id not in {w.id for w in automl.watch_out}
+    assert automl.id not in {w.id for w in unrelated.watch_out}
     pick = practice.Choice("A", "Use AutoML", automl, 0.9, strength=1.0)
     same = practice.Choice("B", "Tune AutoML by hand", automl, 0.2, strength=1.0)
     other = practice.Choice("C", "Write a training script", custom, 0.1, strength=1.0)
     vague = practice.Choice("D", "Ask a colleague", custom, 0.05, strength=0.0)
-    read = practice.Practice("stem", (pick, same, other, vague), pick, 90, automl)
+    far = practice.Choice("E", "Find the op that makes NaN", unrelated, 0.05, strength=1.0)
+    read = practice.Practice("stem", (pick, same, other, vague, far), pick, 90, automl)
     lines = [line for line in replies.practice_lines(read) if line.startswith("Not ")]
     assert lines == [
         f'Not B: "Tune AutoML by hand" - same topic ({automl.name}), but not what it advises here.',
-        f'Not C: "Write a training script" - that is {custom.name}, which fits a different need.',
+        f'Not C: "Write a training script" - that is {custom.name}. {apart}',
         'Not D: "Ask a colleague" - my notes give no reason to pick it for this need.',
+        f'Not E: "Find the op that makes NaN" - that is {unrelated.name}, which fits a different '
+        "need.",
     ]
+
+
+def test_the_other_side_of_a_mix_up_is_told_apart_in_its_own_note():
+    """When only the choice's entry lists the pick as a usual mix-up, its note is the reason."""
+    entries = {e.id: e for e in load_knowledge(SHIPPED_ROOT / "knowledge").entries}
+    custom = entries["vertex-custom-training"]
+    automl = entries["automl"]
+    one_sided = dataclasses.replace(
+        automl, watch_out=tuple(w for w in automl.watch_out if w.id != custom.id)
+    )
+    note = next(w.note for w in custom.watch_out if w.id == automl.id)
+    pick = practice.Choice("A", "Use AutoML", one_sided, 0.9, strength=1.0)
+    other = practice.Choice("B", "Write a training script", custom, 0.2, strength=1.0)
+    read = practice.Practice("stem", (pick, other), pick, 90, one_sided)
+    said = f'Not B: "Write a training script" - that is {custom.name}. {note}'
+    assert said in replies.practice_lines(read)
+
+
+def test_an_unsure_answer_says_what_tells_its_two_closest_apart():
+    """Not sure between two usual mix-ups: the watch-out note that tells them apart comes
+    before the advice to check the constraints; between two unrelated entries, only the advice."""
+    entries = {e.id: e for e in load_knowledge(SHIPPED_ROOT / "knowledge").entries}
+    automl, custom = entries["automl"], entries["vertex-custom-training"]
+    apart = next(w.note for w in automl.watch_out if w.id == custom.id)
+    first = practice.Choice("A", "Use AutoML", automl, 0.3, strength=1.0)
+    second = practice.Choice("B", "Write a training script", custom, 0.28, strength=1.0)
+    unsure = practice.Practice("stem", (first, second), None, 40, automl)
+    lines = replies.practice_lines(unsure)
+    assert lines[-2:] == [
+        f"What tells them apart: {apart}",
+        "Check which one meets every constraint in the question.",
+    ]
+    far = practice.Choice("B", "Find the op", entries["check-numerics"], 0.28, strength=1.0)
+    plain = replies.practice_lines(practice.Practice("stem", (first, far), None, 40, automl))
+    assert not any(line.startswith("What tells them apart") for line in plain)
 
 
 @pytest.mark.parametrize("text", [NO_CODE, IMBALANCED, OVERFIT, SLOW_SERVING, SKEW, CLOSE_CALL])
