@@ -128,6 +128,10 @@ class Knobs:
     tie_margin: float = 0.05  # look-alikes this close at the top are told apart by their cues
     ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
+    # a need that says less than this (idf units; "serve our model" is 3.5) cannot overturn the
+    # service a question names: nearly every serving entry serves it; no evaluation set has a
+    # swap this small
+    trap_need_min: float = 4.0
     close_gap: int = 10  # a runner-up this close behind the best answer ...
     close_cap: int = 79  # ... keeps its confidence at most this; so does a best answer that
     sure_lead: float = 0.1  # leads the ranking by less than this (see `_matches`)
@@ -657,11 +661,12 @@ class Matcher:
 
         The other entry is the named one's usual mix-up; or, when the question challenges the
         name ("should we just run more trials so auditors can follow?"), any entry, provided the
-        named one barely serves the need (`trap_alien`).
+        named one barely serves the need (`trap_alien`). A need that says little ("should we
+        serve our model on Cloud Run?": `trap_need_min`) leaves the named one first.
         """
         index, knobs = self._index, self.knobs
         need = self._query([t for t in tokens if t not in name])
-        if not need.terms or scored[0].index != named:
+        if need.known < knobs.trap_need_min or scored[0].index != named:
             return scored
         gathered = index.gather(need.terms, knobs.max_postings)
         ranked = [s for s in self._rank(need) if s.index != named]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -286,6 +287,25 @@ def test_a_challenged_service_that_misses_the_need_is_named(shipped):
         "should we just run more tuning trials so auditors can follow decisions?"
     )
     assert lookup.named is not None and lookup.named.id == "parallel-trials"
+
+
+def test_a_need_that_says_little_does_not_overturn_the_named_service(shipped):
+    """ "should we serve our model on Cloud Run?": every serving entry serves "serve our model",
+    so Cloud Run stays the answer, with no "You mention Cloud Run, but …"; a need that says more
+    ("…dropout? both accuracies are terrible") still overturns the proposal."""
+    question = "should we serve our model on Cloud Run?"
+    lookup = shipped.lookup(question)
+    assert lookup.best is not None and lookup.best.entry.id == "cloud-run-serving"
+    assert lookup.named is None
+    assert shipped.terms("serve our model") and sum(shipped.terms("serve our model").values()) < (
+        shipped.knobs.trap_need_min
+    )
+    underfit = "training and validation accuracy are both terrible; should I add more dropout?"
+    assert _best(shipped, underfit) == "underfitting"
+    loose = dataclasses.replace(shipped.knobs, trap_need_min=0.0)
+    knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
+    swapped = Matcher(knowledge, loose).lookup(question)
+    assert swapped.best is None or swapped.best.entry.id != "cloud-run-serving"
 
 
 def test_an_english_word_is_corrected_when_its_pair_is_known(shipped):
