@@ -128,10 +128,13 @@ class Knobs:
     tie_margin: float = 0.05  # look-alikes this close at the top are told apart by their cues
     ask_weight: float = 1.3  # a question's last sentence weighs this much more than its scenario
     trap_alien: float = 0.2  # a challenged service serving less of the need is not the answer
-    # a need that says less than this (idf units; "serve our model" is 3.5) cannot overturn the
-    # service a question names: nearly every serving entry serves it; no evaluation set has a
-    # swap this small
-    trap_need_min: float = 4.0
+    # a need that weighs less than this many times the rarest word ("serve our model": 0.7)
+    # cannot overturn the service a question names, since nearly every serving entry serves
+    # it; no swap on any evaluation set weighs this little
+    trap_need_min: float = 1.0
+    # a question whose information is this share an entry's name is about that entry (see
+    # `_only_a_name`); 0.7 to 0.9 change no answer on any evaluation set
+    name_share: float = 0.8
     close_gap: int = 10  # a runner-up this close behind the best answer ...
     close_cap: int = 79  # ... keeps its confidence at most this; so does a best answer that
     sure_lead: float = 0.1  # leads the ranking by less than this (see `_matches`)
@@ -441,13 +444,24 @@ class Matcher:
         return frozenset(found)
 
     def _only_a_name(self, text: str, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
-        """A question that is only an entry's name ("what does reduction server do?") is about
-        that entry, however often other entries mention the name."""
+        """A question that is little more than an entry's name ("what does reduction server
+        do?", "should we use TensorFlow Lite for our model?") is about that entry, however often
+        other entries mention the name: the name carries `name_share` of its information."""
         called = self._index.named(tokens, text)
-        if not called or len(called[1].split()) != len(tokens):
+        if not called:
             return scored
-        mine = [s for s in scored if s.index == called[0]]
-        return [*mine, *(s for s in scored if s.index != called[0])] if mine else scored
+        index, entry = self._index, called[0]
+        query = self._query(tokens)
+        rest = self._query([t for t in tokens if t not in called[1].split()])
+        if query.known <= 0 or rest.known > (1 - self.knobs.name_share) * query.known:
+            return scored
+        mine = [s for s in scored if s.index == entry]
+        if not mine:
+            gathered = index.gather(query.terms, self.knobs.max_postings)
+            if entry not in gathered:
+                return scored
+            mine = [self._score(entry, gathered[entry], query, self._phrase(query.text, entry))]
+        return [*mine, *(s for s in scored if s.index != entry)]
 
     def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
         """The entries a question's negated clauses name; their words stay in the question,
@@ -666,7 +680,7 @@ class Matcher:
         """
         index, knobs = self._index, self.knobs
         need = self._query([t for t in tokens if t not in name])
-        if need.known < knobs.trap_need_min or scored[0].index != named:
+        if need.known < knobs.trap_need_min * index.max_idf or scored[0].index != named:
             return scored
         gathered = index.gather(need.terms, knobs.max_postings)
         ranked = [s for s in self._rank(need) if s.index != named]

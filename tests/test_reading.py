@@ -297,15 +297,24 @@ def test_a_need_that_says_little_does_not_overturn_the_named_service(shipped):
     lookup = shipped.lookup(question)
     assert lookup.best is not None and lookup.best.entry.id == "cloud-run-serving"
     assert lookup.named is None
-    assert shipped.terms("serve our model") and sum(shipped.terms("serve our model").values()) < (
-        shipped.knobs.trap_need_min
-    )
     underfit = "training and validation accuracy are both terrible; should I add more dropout?"
     assert _best(shipped, underfit) == "underfitting"
     loose = dataclasses.replace(shipped.knobs, trap_need_min=0.0)
     knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
     swapped = Matcher(knowledge, loose).lookup(question)
     assert swapped.best is None or swapped.best.entry.id != "cloud-run-serving"
+
+
+def test_a_question_that_is_little_more_than_a_name_is_about_that_entry(shipped):
+    """The name carries name_share or more of the question's information: its entry first,
+    however often other entries mention the name ("TENSORFLOW_LITE" is also BigQuery ML's
+    model type for imported TF Lite models); with the rule off, that other entry wins."""
+    question = "should we use TensorFlow Lite for our model?"
+    assert _best(shipped, question) == "edge-devices"
+    assert _best(shipped, "what does reduction server do?") == "reduction-server"
+    knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
+    off = Matcher(knowledge, dataclasses.replace(shipped.knobs, name_share=1.01))
+    assert _best(off, question) == "bqml-imported-models"
 
 
 def test_an_english_word_is_corrected_when_its_pair_is_known(shipped):
