@@ -453,7 +453,7 @@ class Matcher:
         index, entry = self._index, called[0]
         query = self._query(tokens)
         rest = self._query([t for t in tokens if t not in called[1].split()])
-        if query.known <= 0 or rest.known > (1 - self.knobs.name_share) * query.known:
+        if rest.known > (1 - self.knobs.name_share) * query.known:
             return scored
         mine = [s for s in scored if s.index == entry]
         if not mine:
