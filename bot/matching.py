@@ -38,7 +38,7 @@ from rapidfuzz import fuzz, process
 from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.reading import EXAM_WORDS, asked_from, compared, negated_clauses
+from bot.reading import ASKING_WORDS, EXAM_WORDS, asked_from, compared, negated_clauses
 from bot.scope import GOOGLE_WORDS, ML_WORDS, domain_words, other_area, other_platform
 from bot.textnorm import (
     clean,
@@ -208,6 +208,7 @@ class Matcher:
         self._phrase = lru_cache(maxsize=4096)(self._phrase_of)
         self._tokens = lru_cache(maxsize=4096)(self._tokens_of)
         self._cue_terms = lru_cache(maxsize=4096)(self._cue_terms_of)
+        self._asking = frozenset(words(ASKING_WORDS))
 
     def lookup(self, question: str) -> Lookup:
         query, ranked, named = self._decide(question)
@@ -445,14 +446,16 @@ class Matcher:
 
     def _only_a_name(self, text: str, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
         """A question that is little more than an entry's name ("what does reduction server
-        do?", "should we use TensorFlow Lite for our model?") is about that entry, however often
-        other entries mention the name: the name carries `name_share` of its information."""
+        do?", "should we use TensorFlow Lite for our model?", "how do I set up Model Garden?") is
+        about that entry, however often other entries mention the name: the name carries
+        `name_share` of its information, not counting the words it asks with (ASKING_WORDS)."""
         called = self._index.named(tokens, text)
         if not called:
             return scored
         index, entry = self._index, called[0]
         query = self._query(tokens)
-        rest = self._query([t for t in tokens if t not in called[1].split()])
+        said = set(called[1].split()) | self._asking
+        rest = self._query([t for t in tokens if t not in said])
         if rest.known > (1 - self.knobs.name_share) * query.known:
             return scored
         mine = [s for s in scored if s.index == entry]

@@ -69,6 +69,14 @@ EXAM_WORDS = re.compile(
 )
 
 
+# How a question asks about a thing it names, without saying anything about a need: "how do I
+# set up X?", "X explained", "what does X mean?". Compared after stemming.
+ASKING_WORDS = """
+    set up setup configure configuring explain explained explanation overview intro
+    introduction basics work works mean means
+"""
+
+
 def asked_from(sentences: list[str], known: Callable[[str], int], least: int = 1) -> int:
     """Where what a question asks starts: its last sentence, or, when that is bare ("What should
     you do?", "Which change is most appropriate?"), back to the sentence that names at least

@@ -324,6 +324,47 @@ def test_a_question_that_is_little_more_than_a_name_is_about_that_entry(shipped,
     assert _best(off, question) != entry
 
 
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("how do I set up Vertex AI Pipelines?", "vertex-pipelines"),  # was pipeline schedules
+        ("Model Garden explained", "model-garden"),  # was choosing a model in Model Garden
+        ("how do I set up hyperparameter tuning?", "hyperparameter-tuning"),  # was trial budget
+    ],
+)
+def test_words_that_only_ask_about_a_name_say_nothing_of_a_need(shipped, question, entry):
+    """ "how do I set up …", "… explained": the name is all the question says."""
+    assert _best(shipped, question) == entry
+
+
+# "BigQuery ML explained" spells the alias "BigQuery ML explain" of BigQuery ML's explanation
+# functions, the longest name in it; "Endpoint explained" spells Explainable AI's "endpoint explain".
+SPELLS_ANOTHER_NAME = {"BigQuery ML explained", "BQML explained", "Endpoint explained"}
+
+
+def test_asking_about_a_product_by_name_never_gets_another_product(shipped):
+    """Every alias that names one entry, asked about in plain words ("what is X?", "how do I set
+    up X?", "X explained", …), is answered with that entry or declined, never with another."""
+    knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
+    owners: dict[str, set[str]] = {}
+    for e in knowledge.entries:
+        for alias in e.aliases:
+            owners.setdefault(" ".join(shipped.tokens(alias)), set()).add(e.id)
+    templates = ["what is {}?", "when should I use {}?", "how do I set up {}?", "{} explained"]
+    wrong = []
+    for e in knowledge.entries:
+        for alias in e.aliases:
+            # a dotted API name ends what "should I use …" proposes at its dot (a known gap)
+            if owners[" ".join(shipped.tokens(alias))] != {e.id} or "." in alias:
+                continue
+            for template in templates:
+                question = template.format(alias)
+                best = _best(shipped, question)
+                if best not in {e.id, None} and question not in SPELLS_ANOTHER_NAME:
+                    wrong.append((question, best))
+    assert wrong == []
+
+
 def test_a_question_that_is_only_a_name_is_about_that_entry(shipped):
     """ "what does reduction server do?": the entry of that name."""
     assert _best(shipped, "what does reduction server do?") == "reduction-server"
