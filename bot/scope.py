@@ -151,6 +151,9 @@ OTHER_TOOLS = {
     "together ai": "Together AI",
     "fireworks ai": "Fireworks AI",
     "groq": "Groq",
+    # Hugging Face's own hosting ("Hugging Face Inference Endpoints", its Inference API); models
+    # from Hugging Face deployed on Vertex AI or GKE name a Google word and stay in scope
+    "face inference": "Hugging Face's inference hosting",
 }
 # ... unless the question looks for Google Cloud's counterpart of the tool: "is there something
 # like MLflow to compare training runs?", "we outgrew our in-memory index, need managed search".

@@ -316,6 +316,10 @@ def test_an_ml_word_keeps_a_question_in_scope_even_beside_an_area_word(shipped, 
         ),
         ("feast materialize keeps timing out for our online feature store", "Feast"),
         (
+            "hugging face inference endpoints: how fast does a replica scale up under load?",
+            "Hugging Face's inference hosting",
+        ),
+        (
             "mmdetection config: where do I lower the batch size when the GPU runs out of memory?",
             "OpenMMLab",
         ),
@@ -372,6 +376,7 @@ def test_a_proof_of_concept_or_of_evidence_is_not_theory(shipped, question, expe
             "weaviate on one VM is too small now; managed vector search with low latency?",
             "vector-search",
         ),
+        ("serve a Hugging Face inference container on GKE with GPUs", "gke-model-serving"),
     ],
 )
 def test_a_tool_beside_google_cloud_or_its_counterpart_stays_in_scope(shipped, question, expected):
