@@ -68,6 +68,9 @@ _PROPOSAL = re.compile(
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
 )
 
+# Setting names side by side: "X vs Y", "X or Y", "the difference between X and Y".
+_COMPARING = re.compile(r"\b(?:differen\w*|between|vs|versus|compar\w*|or)\b")
+
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:—|--)\s+")
 # Cheap test for whether a question negates anything at all (most do not).
 _NEGATOR = re.compile(
@@ -447,24 +450,30 @@ class Matcher:
     def _only_a_name(self, text: str, tokens: list[str], scored: list[_Scored]) -> list[_Scored]:
         """A question that is little more than an entry's name ("what does reduction server
         do?", "should we use TensorFlow Lite for our model?", "how do I set up Model Garden?") is
-        about that entry, however often other entries mention the name: the name carries
-        `name_share` of its information, not counting the words it asks with (ASKING_WORDS)."""
-        called = self._index.named(tokens, text)
+        about that entry, however often other entries mention the name: the names carry
+        `name_share` of its information, not counting the words it asks with (ASKING_WORDS).
+        So is one that only sets two names side by side ("Cloud Run vs GKE inference?", "what's
+        the difference between RAG and supervised tuning?"): the better ranked of them first."""
+        called = self._index.all_named(tokens, text)
+        if len({i for i, _ in called}) > 1 and not _COMPARING.search(text):
+            called = called[:1]  # the longest name; the others are context ("… in hp tuning")
         if not called:
             return scored
-        index, entry = self._index, called[0]
         query = self._query(tokens)
-        said = set(called[1].split()) | self._asking
+        said = {w for _, name in called for w in name.split()} | self._asking
         rest = self._query([t for t in tokens if t not in said])
         if rest.known > (1 - self.knobs.name_share) * query.known:
             return scored
-        mine = [s for s in scored if s.index == entry]
-        if not mine:
-            gathered = index.gather(query.terms, self.knobs.max_postings)
-            if entry not in gathered:
-                return scored
-            mine = [self._score(entry, gathered[entry], query, self._phrase(query.text, entry))]
-        return [*mine, *(s for s in scored if s.index != entry)]
+        have = {s.index: s for s in scored}
+        gathered = self._index.gather(query.terms, self.knobs.max_postings)
+        mine = [
+            have.get(i) or self._score(i, gathered[i], query, self._phrase(query.text, i))
+            for i in dict.fromkeys(i for i, _ in called)
+            if i in have or i in gathered
+        ]
+        mine.sort(key=lambda s: -s.rank)
+        first = {s.index for s in mine}
+        return [*mine, *(s for s in scored if s.index not in first)]
 
     def _excluding(self, text: str, tokens: list[str]) -> tuple[list[str], set[int]]:
         """The entries a question's negated clauses name; their words stay in the question,

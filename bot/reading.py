@@ -70,10 +70,12 @@ EXAM_WORDS = re.compile(
 
 
 # How a question asks about a thing it names, without saying anything about a need: "how do I
-# set up X?", "X explained", "what does X mean?". Compared after stemming.
+# set up X?", "X explained", "what does X mean?", "the difference between X and Y". Compared
+# after stemming.
 ASKING_WORDS = """
     set up setup configure configuring explain explained explanation overview intro
-    introduction basics work works mean means
+    introduction basics work works mean means difference differences between vs versus compare
+    compared comparison
 """
 
 

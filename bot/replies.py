@@ -81,7 +81,8 @@ def answer_lines(lookup: Lookup, kb_get) -> list[str]:
         return summary
     entry = lookup.best.entry
     lines = summary[:-1]  # the exam section goes after the mix-ups
-    for watch in _watch_outs(entry, lookup.named)[:2]:
+    nearby = [m.entry.id for m in lookup.alternatives]
+    for watch in _watch_outs(entry, lookup.named, nearby)[:2]:
         other = kb_get(watch.id)
         name = other.name if other else watch.id
         lines.append(f"Don't confuse with {name}: {watch.note}")
@@ -122,13 +123,17 @@ def exam_section(section: str) -> str:
     return f"Exam section {section}: {title}{where}"
 
 
-def _watch_outs(entry: Entry, named: Entry | None) -> list[WatchOut]:
-    """The answer's mix-ups, the one the learner named first (from either side of the pair)."""
+def _watch_outs(entry: Entry, named: Entry | None, nearby: list[str]) -> list[WatchOut]:
+    """The answer's mix-ups: the one the learner named first (from either side of the pair),
+    then those with the runner-up answers (`nearby`, best first: "skew vs drift?" answered with
+    skew explains drift next), then the rest in their written order."""
+    rank = {entry_id: n for n, entry_id in enumerate(nearby)}
+    ordered = sorted(entry.watch_out, key=lambda w: rank.get(w.id, len(rank)))
     if named is None:
-        return list(entry.watch_out)
-    mine = [w for w in entry.watch_out if w.id == named.id]
+        return ordered
+    mine = [w for w in ordered if w.id == named.id]
     theirs = [WatchOut(named.id, w.note) for w in named.watch_out if w.id == entry.id]
-    rest = [w for w in entry.watch_out if w.id != named.id]
+    rest = [w for w in ordered if w.id != named.id]
     return (mine or theirs)[:1] + rest
 
 

@@ -365,6 +365,52 @@ def test_asking_about_a_product_by_name_never_gets_another_product(shipped):
     assert wrong == []
 
 
+@pytest.mark.parametrize(
+    ("question", "pair"),
+    [
+        (
+            "what's the difference between retrieval-augmented generation and supervised tuning?",
+            {"rag", "supervised-fine-tuning"},  # was Gemini tuning in BigQuery
+        ),
+        (
+            "Cloud Dataflow or Vertex AI Pipelines, which one?",
+            {"dataflow-preprocessing", "vertex-pipelines"},
+        ),
+        (
+            "multi-worker training vs parameter server training?",
+            {"multiworker-mirrored-strategy", "parameter-server-strategy"},  # was worker pools
+        ),
+    ],
+)
+def test_two_names_side_by_side_are_answered_with_one_of_them(shipped, question, pair):
+    """ "X vs Y", "X or Y, which one?", "the difference between X and Y": one of the two, however
+    many other entries mention both; with the name rule off, a third entry wins."""
+    assert _best(shipped, question) in pair
+    knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
+    off = Matcher(knowledge, dataclasses.replace(shipped.knobs, name_share=1.01))
+    assert _best(off, question) not in pair
+
+
+def test_of_two_names_the_better_ranked_answers_whichever_is_written_first(shipped):
+    """The ranking, not the order the names are written in or the length of their aliases,
+    picks which of the two answers; the other's watch-out note comes first below it."""
+    for question in (
+        "Colab Enterprise vs Vertex AI Workbench?",
+        "Vertex AI Workbench vs Colab Enterprise?",
+    ):
+        lookup = shipped.lookup(question)
+        assert lookup.best is not None and lookup.best.entry.id == "colab-enterprise"
+        assert lookup.alternatives[0].entry.id == "workbench-instances"
+
+
+def test_a_second_name_without_a_comparison_is_context(shipped):
+    """ "early stopping of bad trials in vertex hp tuning?" names hyperparameter tuning as where
+    it happens, not as a second subject: trial early stopping answers."""
+    assert (
+        _best(shipped, "early stoping of bad trials in vertex hp tuning?") == "trial-early-stopping"
+    )
+
+
 def test_a_question_that_is_only_a_name_is_about_that_entry(shipped):
     """ "what does reduction server do?": the entry of that name."""
     assert _best(shipped, "what does reduction server do?") == "reduction-server"

@@ -55,6 +55,46 @@ def test_without_a_named_service_the_order_is_the_entrys(catalog):
     assert [line.rsplit(": ", 1)[1] for line in _confusions(lines)] == ["First.", "Second."]
 
 
+def test_a_mix_up_with_a_runner_up_answer_is_explained_first(catalog):
+    """ "Skew vs drift?" answered with skew: drift, close behind, is the mix-up explained first,
+    then the one with the next runner-up, ahead of a mix-up written earlier."""
+    kb = catalog.knowledge
+    automl, custom, oom = (
+        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
+    )
+    answer = dataclasses.replace(
+        automl,
+        watch_out=(
+            WatchOut("tabular-workflows", "Written first."),
+            WatchOut(oom.id, "Written second."),
+            WatchOut(custom.id, "About the runner-up."),
+        ),
+    )
+    lookup = Lookup("q", Match(answer, 80), (Match(custom, 60), Match(oom, 45)))
+    lines = answer_lines(lookup, kb.get)
+    said = [line.rsplit(": ", 1)[1] for line in _confusions(lines)]
+    assert said == ["About the runner-up.", "Written second."]
+
+
+def test_the_named_mix_up_leads_then_the_runner_ups(catalog):
+    """A named service's note first, then the mix-ups with runner-up answers, then the rest."""
+    kb = catalog.knowledge
+    automl, custom, oom = (
+        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
+    )
+    answer = dataclasses.replace(
+        automl,
+        watch_out=(
+            WatchOut("tabular-workflows", "Written first."),
+            WatchOut(custom.id, "About the named one."),
+            WatchOut(oom.id, "About the runner-up."),
+        ),
+    )
+    lookup = Lookup("q", Match(answer, 80), (Match(oom, 45),), named=custom)
+    said = [line.rsplit(": ", 1)[1] for line in _confusions(answer_lines(lookup, kb.get))]
+    assert said == ["About the named one.", "About the runner-up."]
+
+
 def test_an_answer_says_where_it_sits_on_the_exam(catalog):
     """Every answer names its exam section and domain, so learners know what they studied."""
     lookup = Lookup("no code", Match(catalog.knowledge.get("automl"), 90), ())
