@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from bot.knowledge import WatchOut
 from bot.matching import Lookup, Match
 from bot.replies import answer_lines
@@ -55,44 +57,38 @@ def test_without_a_named_service_the_order_is_the_entrys(catalog):
     assert [line.rsplit(": ", 1)[1] for line in _confusions(lines)] == ["First.", "Second."]
 
 
-def test_a_mix_up_with_a_runner_up_answer_is_explained_first(catalog):
-    """ "Skew vs drift?" answered with skew: drift, close behind, is the mix-up explained first,
-    then the one with the next runner-up, ahead of a mix-up written earlier."""
-    kb = catalog.knowledge
-    automl, custom, oom = (
-        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
-    )
-    answer = dataclasses.replace(
-        automl,
-        watch_out=(
-            WatchOut("tabular-workflows", "Written first."),
-            WatchOut(oom.id, "Written second."),
-            WatchOut(custom.id, "About the runner-up."),
-        ),
-    )
-    lookup = Lookup("q", Match(answer, 80), (Match(custom, 60), Match(oom, 45)))
-    lines = answer_lines(lookup, kb.get)
-    said = [line.rsplit(": ", 1)[1] for line in _confusions(lines)]
-    assert said == ["About the runner-up.", "Written second."]
+CUSTOM, OOM = "vertex-custom-training", "oom-batch-size"
 
 
-def test_the_named_mix_up_leads_then_the_runner_ups(catalog):
-    """A named service's note first, then the mix-ups with runner-up answers, then the rest."""
-    kb = catalog.knowledge
-    automl, custom, oom = (
-        kb.get(i) for i in ("automl", "vertex-custom-training", "oom-batch-size")
-    )
-    answer = dataclasses.replace(
-        automl,
-        watch_out=(
-            WatchOut("tabular-workflows", "Written first."),
-            WatchOut(custom.id, "About the named one."),
-            WatchOut(oom.id, "About the runner-up."),
+@pytest.mark.parametrize(
+    ("notes", "runner_ups", "named", "shown"),
+    [
+        # "skew vs drift?" answered with skew: drift, close behind, is explained first, then the
+        # next runner-up, ahead of a mix-up written earlier
+        (
+            [("tabular-workflows", "Written first."), (OOM, "Second."), (CUSTOM, "Runner-up.")],
+            [CUSTOM, OOM],
+            None,
+            ["Runner-up.", "Second."],
         ),
-    )
-    lookup = Lookup("q", Match(answer, 80), (Match(oom, 45),), named=custom)
-    said = [line.rsplit(": ", 1)[1] for line in _confusions(answer_lines(lookup, kb.get))]
-    assert said == ["About the named one.", "About the runner-up."]
+        # a named service's note first, then the mix-ups with runner-up answers, then the rest
+        (
+            [("tabular-workflows", "Written first."), (CUSTOM, "Named."), (OOM, "Runner-up.")],
+            [OOM],
+            CUSTOM,
+            ["Named.", "Runner-up."],
+        ),
+    ],
+)
+def test_mix_ups_with_the_named_service_and_the_runner_ups_are_explained_first(
+    catalog, notes, runner_ups, named, shown
+):
+    """The answer's mix-up notes: the named service's, then the runner-up answers', best first."""
+    kb = catalog.knowledge
+    answer = dataclasses.replace(kb.get("automl"), watch_out=tuple(WatchOut(*n) for n in notes))
+    others = tuple(Match(kb.get(i), 60 - 10 * n) for n, i in enumerate(runner_ups))
+    lookup = Lookup("q", Match(answer, 80), others, named=kb.get(named) if named else None)
+    assert [line.rsplit(": ", 1)[1] for line in _confusions(answer_lines(lookup, kb.get))] == shown
 
 
 def test_an_answer_says_where_it_sits_on_the_exam(catalog):
