@@ -135,7 +135,7 @@ class Knobs:
     # cannot overturn the service a question names, since nearly every serving entry serves
     # it; no swap on any evaluation set weighs this little
     trap_need_min: float = 1.0
-    # a question whose information is this share an entry's name is about that entry (see
+    # a question whose names carry this share of its information is about what it names (see
     # `_only_a_name`); 0.7 to 0.9 change no answer on any evaluation set
     name_share: float = 0.8
     close_gap: int = 10  # a runner-up this close behind the best answer ...
