@@ -38,7 +38,14 @@ from rapidfuzz import fuzz, process
 from bot.index import build_index
 from bot.index_cache import cached_index
 from bot.knowledge import Entry, KnowledgeBase
-from bot.reading import ASKING_WORDS, EXAM_WORDS, asked_from, compared, negated_clauses
+from bot.reading import (
+    ASKING_WORDS,
+    COMPARING_WORDS,
+    EXAM_WORDS,
+    asked_from,
+    compared,
+    negated_clauses,
+)
 from bot.scope import GOOGLE_WORDS, ML_WORDS, domain_words, other_area, other_platform
 from bot.textnorm import (
     clean,
@@ -67,9 +74,6 @@ _PROPOSAL = re.compile(
     r"|will|would|is it worth)\b(?P<proposal>.+?)"
     r"(?=\b(?:to|so|fix|for|because|since|when|if|or|but|though|although|while)\b|[?;,.!]|$)"
 )
-
-# Setting names side by side: "X vs Y", "X or Y", "the difference between X and Y".
-_COMPARING = re.compile(r"\b(?:differen\w*|between|vs|versus|compar\w*|or)\b")
 
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+|\s+(?:—|--)\s+")
 # Cheap test for whether a question negates anything at all (most do not).
@@ -455,7 +459,7 @@ class Matcher:
         So is one that only sets two names side by side ("Cloud Run vs GKE inference?", "what's
         the difference between RAG and supervised tuning?"): the better ranked of them first."""
         called = self._index.all_named(tokens, text)
-        if len({i for i, _ in called}) > 1 and not _COMPARING.search(text):
+        if len({i for i, _ in called}) > 1 and not COMPARING_WORDS.intersection(raw_words(text)):
             called = called[:1]  # the longest name; the others are context ("… in hp tuning")
         if not called:
             return scored
@@ -465,12 +469,15 @@ class Matcher:
         if rest.known > (1 - self.knobs.name_share) * query.known:
             return scored
         have = {s.index: s for s in scored}
-        gathered = self._index.gather(query.terms, self.knobs.max_postings)
-        mine = [
-            have.get(i) or self._score(i, gathered[i], query, self._phrase(query.text, i))
-            for i in dict.fromkeys(i for i, _ in called)
-            if i in have or i in gathered
-        ]
+        named = list(dict.fromkeys(i for i, _ in called))
+        if any(i not in have for i in named):  # an entry the shortlist left out: score it
+            gathered = self._index.gather(query.terms, self.knobs.max_postings)
+            have |= {
+                i: self._score(i, gathered[i], query, self._phrase(query.text, i))
+                for i in named
+                if i not in have and i in gathered
+            }
+        mine = [have[i] for i in named if i in have]
         mine.sort(key=lambda s: -s.rank)
         first = {s.index for s in mine}
         return [*mine, *(s for s in scored if s.index not in first)]

@@ -69,14 +69,21 @@ EXAM_WORDS = re.compile(
 )
 
 
+# Words that set names side by side: "X vs Y", "X or Y", "the difference between X and Y".
+COMPARING_WORDS = frozenset(
+    {"difference", "differences", "differ", "differs", "between", "vs", "versus", "or"}
+    | {"compare", "compared", "comparing", "comparison"}
+)
 # How a question asks about a thing it names, without saying anything about a need: "how do I
 # set up X?", "X explained", "what does X mean?", "the difference between X and Y". Compared
 # after stemming.
-ASKING_WORDS = """
-    set up setup configure configuring explain explained explanation overview intro
-    introduction basics work works mean means difference differences between vs versus compare
-    compared comparison
-"""
+ASKING_WORDS = " ".join(
+    [
+        "set up setup configure configuring explain explained explanation overview intro",
+        "introduction basics work works mean means",
+        *sorted(COMPARING_WORDS),
+    ]
+)
 
 
 def asked_from(sentences: list[str], known: Callable[[str], int], least: int = 1) -> int:
