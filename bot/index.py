@@ -22,6 +22,7 @@ class Index:
     position: dict[str, int]  # entry id -> index
     names: list[set[str]]  # words naming each entry (means + aliases)
     name_phrases: dict[str, int]  # alias words -> the first entry with that alias
+    shared_names: set[str]  # alias words that name more than one entry ("tensorboard")
     longest_name: int  # words in the longest alias
     # Each one-word name and the aliases (lowercased) it comes from: it names its entry only
     # where one of them is written, since stemming and dropped words make everyday words of
@@ -99,12 +100,14 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
     postings: dict[str, dict[int, float]] = defaultdict(dict)
     frequency: Counter[str] = Counter()
     one_word: dict[str, list[str]] = defaultdict(list)
+    owners: dict[str, set[int]] = defaultdict(set)
     for i, entry in enumerate(entries):
         label_words = [words(label) for label in (entry.means, *entry.aliases)]
         requirement_words = [words(r) for r in entry.requirements]
         names.append({w for ws in label_words for w in ws})
         for alias, said in zip(entry.aliases, label_words[1:], strict=True):
             name_phrases.setdefault(" ".join(said), i)
+            owners[" ".join(said)].add(i)
             if len(said) == 1:
                 one_word[said[0]].append(alias.lower())
         processed = [*requirement_words, *label_words]
@@ -126,6 +129,7 @@ def build_index(entries: tuple[Entry, ...], k1: float, name_field: float) -> Ind
         position,
         names,
         name_phrases,
+        {phrase for phrase, named in owners.items() if phrase and len(named) > 1},
         longest,
         {p: tuple(a) for p, a in one_word.items()},
         phrasings,

@@ -26,6 +26,7 @@ _FIELDS = (
     "position",
     "names",
     "name_phrases",
+    "shared_names",
     "longest_name",
     "one_word",
     "phrasings",
