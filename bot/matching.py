@@ -424,9 +424,12 @@ class Matcher:
             top = scored[0].index
             return query, _with_margins(compared, swapped=compared[0].index != top), None
         scored, swapped = self._tie_break(query, scored)
-        scored, about = self._only_a_name(text, tokens, scored)
-        query = dataclasses.replace(query, about=about)
-        named, name = self._named(question, tokens, scored) if traps else (None, set())
+        names_only = self._only_a_name(text, tokens, scored)
+        if names_only is not None:  # nothing but names: no need to weigh them against
+            scored, about = names_only
+            query = dataclasses.replace(query, about=about)
+        trap = traps and names_only is None
+        named, name = self._named(question, tokens, scored) if trap else (None, set())
         if named is not None:
             challenge = _CHALLENGE.search(text) is not None
             margin = self.knobs.trap_margin_challenge if challenge else self.knobs.trap_margin
@@ -466,7 +469,7 @@ class Matcher:
 
     def _only_a_name(
         self, text: str, tokens: list[str], scored: list[_Scored]
-    ) -> tuple[list[_Scored], int | None]:
+    ) -> tuple[list[_Scored], int | None] | None:
         """A question that is little more than an entry's name ("what does reduction server
         do?", "should we use TensorFlow Lite for our model?", "how do I set up Model Garden?") is
         about that entry, however often other entries mention the name: the names carry
@@ -474,21 +477,23 @@ class Matcher:
         So is one that only sets two names side by side ("Cloud Run vs GKE inference?", "what's
         the difference between RAG and supervised tuning?"): the better ranked of them first.
 
-        Also the entry the question does no more than name, when it names one by an alias no
-        other entry has and its other words, known or not, carry the rest ("what is Cloud
-        Run?", "should I use TPUs?"; not "fine-tune the carburettor"): see `name_sure`."""
+        Returns the candidates so ordered, and the entry the question does no more than name,
+        if it names one by an alias no other entry has and its other words, known or not, carry
+        the rest ("what is Cloud Run?", "should I use TPUs?"; not "fine-tune the carburettor"):
+        see `name_sure`. None when the question says more than names; only then is there a
+        need to weigh a named service against (the trap rule)."""
         called = self._index.all_named(tokens, text)
         several = len({i for i, _ in called}) > 1
         if several and not COMPARING_WORDS.intersection(raw_words(text)):
             called = called[:1]  # the longest name; the others are context ("… in hp tuning")
         if not called:
-            return scored, None
+            return None
         query = self._query(tokens)
         said = {w for _, name in called for w in name.split()} | self._asking
         rest = self._query([t for t in tokens if t not in said])
         share = 1 - self.knobs.name_share
         if rest.known > share * query.known:
-            return scored, None
+            return None
         only = not several and called[0][1] not in self._index.shared_names
         about = called[0][0] if only and rest.known + rest.unknown <= share * query.known else None
         have = {s.index: s for s in scored}

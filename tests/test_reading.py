@@ -354,8 +354,7 @@ def test_asking_about_a_product_by_name_gets_that_product(shipped):
     wrong = []
     for e in knowledge.entries:
         for alias in e.aliases:
-            # a dotted API name ends what "should I use …" proposes at its dot (a known gap)
-            if owners[" ".join(shipped.tokens(alias))] != {e.id} or "." in alias:
+            if owners[" ".join(shipped.tokens(alias))] != {e.id}:
                 continue
             for template in templates:
                 question = template.format(alias)
@@ -363,6 +362,33 @@ def test_asking_about_a_product_by_name_gets_that_product(shipped):
                 if best != e.id and question not in SPELLS_ANOTHER_NAME:
                     wrong.append((question, best))
     assert wrong == []
+
+
+def test_asking_whether_to_use_a_name_never_argues_with_it(shipped):
+    """ "Should I use X?" about any alias says nothing of a need, so the answer never opens with
+    "You mention X, but …" (it did for "ML.TFDV_VALIDATE", whose proposal ends at the dot)."""
+    knowledge = load_knowledge(Path(SHIPPED_ROOT / "knowledge"))
+    argued = [
+        question
+        for e in knowledge.entries
+        for alias in e.aliases
+        for question in (f"should I use {alias}?", f"will {alias} help?")
+        if shipped.lookup(question).named is not None
+    ]
+    assert argued == []
+
+
+@pytest.mark.parametrize(
+    ("question", "entry"),
+    [
+        ("should I use ML.TFDV_VALIDATE?", "bigquery-ml-monitoring"),  # was data validation
+        ("should I use batch prediction for Gemini?", "gemini-batch-inference"),
+        ("should I use Vertex AI model evaluation for fairness?", "fairness-bias-evaluation"),
+    ],
+)
+def test_a_question_of_nothing_but_names_is_answered_with_one_of_them(shipped, question, entry):
+    lookup = shipped.lookup(question)
+    assert (lookup.best.entry.id if lookup.best else None, lookup.named) == (entry, None)
 
 
 @pytest.mark.parametrize(
