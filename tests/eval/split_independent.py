@@ -9,7 +9,7 @@ script never moves an item that was already split, and new items join the half t
     python tests/eval/split_independent.py --practice NEW.yaml   # add practice items, then split
     python tests/eval/split_independent.py --fifth-learner NEW.yaml    # add to a later writer's set
 
-Each later writer in LATER (fresh, third, ... eleventh) has a --WRITER-learner and a
+Each later writer in LATER (fresh, third, ... twelfth) has a --WRITER-learner and a
 --WRITER-practice option (`--help` lists them).
 
 An item in an added file whose text is already in a half replaces that item's other fields
@@ -287,6 +287,31 @@ _ELEVENTH_COMMON = """\
 # This file is the {half} half.{warning}
 """
 
+# The twelfth sets were written the session after, by a twelfth writer asked to write the way
+# learners and exam items do (half the learner questions name no Google product); each key was
+# then checked by two key reviewers against Google's docs.
+_TWELFTH_COMMON = """\
+# Written by a twelfth evaluation helper session, 2026-12-02, as a TWELFTH independent set (the
+# test halves of the first to eleventh sets had all been measured). Material: PUBLIC material
+# other people wrote, mostly pages the earlier writers did not use (at most 10% of items from
+# pages they used): people's public study notes, blog posts and Q&A pages and real developers'
+# symptoms in public GitHub and GitLab issue threads (about two thirds of the in-scope items),
+# and Google Cloud / TensorFlow documentation and Google's ML guides (each item's `source` is the
+# page it came from; some items are only inspired by their page); at most 4 items from any one
+# page. Every key was then checked against Google's docs by a separate key reviewer, who fixed or
+# deleted what did not hold. No exam-dump collections (ExamTopics, "actual exam questions",
+# braindumps, paid question banks) were used. Every item is paraphrased in the writer's own words
+# (`key_source`, omitted for out-of-scope lines, is the Google page that confirms the key).
+# Independence rules followed: the writer did not read knowledge/*.yaml, quizzes/*.yaml,
+# tests/eval/*.yaml phrasings, and did not run the bot or any matcher; labels were chosen from
+# the entry index (id | section | topic | name) only. `expect: null` with kind `uncovered` is an
+# in-scope gap; with kind `out_of_scope` a line the bot should decline (near-domain ML tooling
+# that is not Google Cloud, general cloud ops, everyday lines).
+# Split rule: sha256 of the UTF-8 text of `{field}`; first byte of the digest even -> TUNE half,
+# odd -> TEST half. Re-split with tests/eval/split_independent.py (never by hand).
+# This file is the {half} half.{warning}
+"""
+
 # The later writers' sets, each with its own header; the first writer's sets use _COMMON.
 LATER = {
     "fresh": _FRESH_COMMON,
@@ -299,6 +324,7 @@ LATER = {
     "ninth": _NINTH_COMMON,
     "tenth": _TENTH_COMMON,
     "eleventh": _ELEVENTH_COMMON,
+    "twelfth": _TWELFTH_COMMON,
 }
 SETS = {
     "learner": ("q", LEARNER_FIELDS, "independent_learner"),
