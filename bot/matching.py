@@ -477,11 +477,12 @@ class Matcher:
         So is one that only sets two names side by side ("Cloud Run vs GKE inference?", "what's
         the difference between RAG and supervised tuning?"): the better ranked of them first.
 
-        Returns the candidates so ordered, and the entry the question does no more than name,
-        if it names one by an alias no other entry has and its other words, known or not, carry
-        the rest ("what is Cloud Run?", "should I use TPUs?"; not "fine-tune the carburettor"):
-        see `name_sure`. None when the question says more than names; only then is there a
-        need to weigh a named service against (the trap rule)."""
+        Returns the candidates so ordered, and the entry the question does no more than name:
+        one entry, by an alias no other entry has, with its other words, known or not, weighing
+        at most 1 - `name_share` of it ("what is Cloud Run?", "should I use TPUs?"; not "fine-tune
+        the carburettor", whose unknown words weigh): see `name_sure`. None when the question
+        says more than names; only then is there a need to weigh a named service against (the
+        trap rule)."""
         called = self._index.all_named(tokens, text)
         several = len({i for i, _ in called}) > 1
         if several and not COMPARING_WORDS.intersection(raw_words(text)):
