@@ -231,17 +231,17 @@ class Matcher:
             # the mix-up reading is not confident: answer the question as asked instead
             query, ranked, named = self._decide(question, traps=False)
             matches = self._matches(query, ranked)
-        best = ranked[0][0].index if ranked else None
-        if best is not None and best != query.about and self._everyday(question, query, best):
+        # the answer is the one entry the question does no more than name ("what is Cloud
+        # SQL?"): it is about what the entry says of it, whatever its words or area
+        by_name = bool(ranked) and ranked[0][0].index == query.about
+        if ranked and not by_name and self._everyday(question, query, ranked[0][0].index):
             matches = _capped(matches, self.knobs.threshold - 1)
         unknown = self._unknown_name(question) if matches else None
         if unknown is not None:
             matches = _capped(matches, self.knobs.close_cap)
         entry = self._index.entries[named] if named is not None else None
         result = self._result(question, matches, entry, unknown)
-        # a question that only names an entry ("what is Cloud SQL?") is about what the entry
-        # says of it, whatever area the name belongs to
-        outside = self.outside(question) if best is None or best != query.about else None
+        outside = None if by_name else self.outside(question)
         if outside is None:
             return result
         shown = [result.best, *result.alternatives] if result.best else list(result.alternatives)
